@@ -1,0 +1,39 @@
+GO ?= go
+PKGS := ./...
+
+.PHONY: all build test fmt vet race demo bench crash fuzz clean
+
+all: build test
+
+build:
+	$(GO) build $(PKGS)
+
+fmt:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+vet:
+	$(GO) vet $(PKGS)
+
+# test: what CI runs. The race detector covers every package; the crash test
+# runs its short form (30 kills).
+test: fmt vet
+	$(GO) test -race -count=1 -timeout 15m $(PKGS)
+
+demo:
+	$(GO) run ./examples/demo
+
+bench:
+	$(GO) test -run='^$$' -bench=. -benchmem -count=1 $(PKGS)
+
+# crash: the long crash run (500 SIGKILLs of a writing child process).
+crash:
+	STRATAGATE_CRASH_KILLS=500 $(GO) test -run='^TestCrash' -count=1 -timeout 60m -v . 
+
+FUZZTIME ?= 30s
+fuzz:
+	$(GO) test -run='^$$' -fuzz=FuzzDecode -fuzztime=$(FUZZTIME) ./model/
+	$(GO) test -run='^$$' -fuzz=FuzzTokenize -fuzztime=$(FUZZTIME) ./bm25/
+
+clean:
+	$(GO) clean -testcache

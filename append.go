@@ -1,0 +1,205 @@
+package stratagate
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/stratagate/stratagate/kv"
+	"github.com/stratagate/stratagate/layers"
+)
+
+const receiptVersion byte = 1
+
+// maxGroup bounds how many Appends one group commit carries.
+const maxGroup = 128
+
+type appendReq struct {
+	turn Turn
+	msgs []Message
+	res  TurnRef
+	err  error
+	done chan struct{}
+}
+
+// Append stores one completed turn and returns once it is durable (fsynced
+// unless NoSync). Concurrent Appends are group-committed: one transaction
+// and one fsync carry all turns waiting at that moment. A turn that
+// completes BlockTurns turns of its thread seals a block in the same
+// transaction, and the block's derivation runs in the background.
+//
+// Bad input (empty turn, unknown role, invalid UTF-8, content beyond
+// MaxMessageBytes, malformed scope or a scope other than the thread's)
+// returns an error wrapping ErrInvalidInput or ErrScope and writes nothing.
+func (m *Memory) Append(ctx context.Context, t Turn) (TurnRef, error) {
+	release, err := m.enter(ctx)
+	if err != nil {
+		return TurnRef{}, err
+	}
+	defer release()
+	if m.opts.ReadOnly {
+		return TurnRef{}, ErrReadOnly
+	}
+	msgs, err := m.checkTurn(&t)
+	if err != nil {
+		return TurnRef{}, err
+	}
+	req := &appendReq{turn: t, msgs: msgs, done: make(chan struct{})}
+	select {
+	case m.commits <- req:
+	case <-ctx.Done():
+		return TurnRef{}, ctx.Err()
+	}
+	// Once queued the turn is committed whatever ctx does: waiting keeps
+	// the answer truthful (a receipt makes a retry safe either way).
+	<-req.done
+	if req.err != nil {
+		return TurnRef{}, req.err
+	}
+	if req.res.SealedBlockID != 0 && !req.res.Duplicate {
+		m.runner.Notify()
+	}
+	return req.res, nil
+}
+
+func invalid(specific error, format string, a ...any) error {
+	return fmt.Errorf("%w: %w: %s", ErrInvalidInput, specific, fmt.Sprintf(format, a...))
+}
+
+func checkName(field, s string, required bool) error {
+	switch {
+	case s == "" && required:
+		return invalid(ErrEmpty, "%s is empty", field)
+	case len(s) > maxNameBytes:
+		return invalid(ErrTooLarge, "%s is %d bytes, limit %d", field, len(s), maxNameBytes)
+	case !utf8.ValidString(s):
+		return invalid(ErrInvalidUTF8, "%s", field)
+	case strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f }):
+		return invalid(ErrInvalidInput, "%s contains a control character", field)
+	}
+	return nil
+}
+
+// checkTurn validates t and returns a private copy of its messages with
+// times stamped, so that the caller's slice is never mutated.
+func (m *Memory) checkTurn(t *Turn) ([]Message, error) {
+	if err := checkName("thread", t.Thread, true); err != nil {
+		return nil, err
+	}
+	if t.Scope == "" {
+		t.Scope = layers.ScopeGlobal
+	}
+	if err := layers.ValidateScope(t.Scope); err != nil {
+		return nil, err
+	}
+	if err := checkName("receipt id", t.ReceiptID, false); err != nil {
+		return nil, err
+	}
+	if len(t.Messages) == 0 {
+		return nil, invalid(ErrEmpty, "turn has no messages")
+	}
+	if len(t.Messages) > m.opts.MaxTurnMessages {
+		return nil, invalid(ErrTooLarge, "turn has %d messages, limit %d", len(t.Messages), m.opts.MaxTurnMessages)
+	}
+	now := m.opts.Clock()
+	msgs := make([]Message, len(t.Messages))
+	for i, in := range t.Messages {
+		switch {
+		case !layers.ValidRole(in.Role):
+			return nil, invalid(ErrUnknownRole, "message %d: role %q (want user, assistant, tool or system)", i, in.Role)
+		case len(in.Content) > m.opts.MaxMessageBytes:
+			return nil, invalid(ErrTooLarge, "message %d: content is %d bytes, limit %d", i, len(in.Content), m.opts.MaxMessageBytes)
+		case !utf8.ValidString(in.Content):
+			return nil, invalid(ErrInvalidUTF8, "message %d: content", i)
+		case strings.TrimSpace(in.Content) == "":
+			return nil, invalid(ErrEmpty, "message %d: content is empty", i)
+		}
+		for _, f := range [...]struct{ name, v string }{{"speaker", in.Speaker}, {"tool name", in.ToolName}, {"tool call id", in.ToolCallID}} {
+			if err := checkName(fmt.Sprintf("message %d: %s", i, f.name), f.v, false); err != nil {
+				return nil, err
+			}
+		}
+		msgs[i] = Message{Role: in.Role, Speaker: in.Speaker, Content: in.Content, ToolName: in.ToolName, ToolCallID: in.ToolCallID, At: in.At}
+		if msgs[i].At.IsZero() {
+			msgs[i].At = now
+		}
+		msgs[i].At = msgs[i].At.Round(0) // strip the monotonic reading
+	}
+	return msgs, nil
+}
+
+// commitLoop is the group committer: it takes the first waiting Append,
+// gathers every other one already queued (without waiting for more) and
+// commits them in one transaction. If that transaction fails, each request
+// is retried alone so that one bad request cannot fail its neighbours.
+func (m *Memory) commitLoop() {
+	defer close(m.flushed)
+	group := make([]*appendReq, 0, maxGroup)
+	for first := range m.commits {
+		group = append(group[:0], first)
+	gather:
+		for len(group) < maxGroup {
+			select {
+			case r, ok := <-m.commits:
+				if !ok {
+					break gather
+				}
+				group = append(group, r)
+			default:
+				break gather
+			}
+		}
+		err := m.db.Update(func(tx *bolt.Tx) error {
+			for _, r := range group {
+				if r.err = m.appendTx(tx, r); r.err != nil {
+					return r.err
+				}
+			}
+			return nil
+		})
+		if err != nil && len(group) > 1 {
+			for _, r := range group {
+				r.err = m.db.Update(func(tx *bolt.Tx) error { return m.appendTx(tx, r) })
+			}
+		} else if err != nil {
+			group[0].err = err
+		}
+		for _, r := range group {
+			close(r.done)
+		}
+	}
+}
+
+// appendTx writes one turn inside tx, or finds its receipt.
+func (m *Memory) appendTx(tx *bolt.Tx, r *appendReq) error {
+	r.res = TurnRef{}
+	rb := tx.Bucket(kv.BucketReceipts)
+	if r.turn.ReceiptID != "" {
+		if v := rb.Get([]byte(r.turn.ReceiptID)); v != nil {
+			if _, err := kv.Decode(v, &r.res, receiptVersion); err != nil {
+				return fmt.Errorf("receipt %q: %w", r.turn.ReceiptID, err)
+			}
+			r.res.Duplicate = true
+			return nil
+		}
+	}
+	// A retry after a failed group starts from fresh copies: the failed
+	// attempt assigned ids that were rolled back.
+	msgs := append([]Message(nil), r.msgs...)
+	res, err := layers.AppendTurn(tx, r.turn.Thread, r.turn.Scope, msgs, m.opts.BlockTurns, m.opts.Clock())
+	if err != nil {
+		return err
+	}
+	r.res = TurnRef{Thread: res.Thread, Turn: res.Turn, MessageIDs: res.MessageIDs, SealedBlockID: res.SealedBlockID}
+	if r.turn.ReceiptID != "" {
+		v, err := kv.Encode(receiptVersion, &r.res)
+		if err != nil {
+			return err
+		}
+		return rb.Put([]byte(r.turn.ReceiptID), v)
+	}
+	return nil
+}

@@ -1,0 +1,215 @@
+package stratagate_test
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/stratagate/stratagate"
+	"github.com/stratagate/stratagate/layers"
+)
+
+// The crash test re-executes this test binary as a writer (TestCrashChild),
+// kills it with SIGKILL at a random moment, reopens the file and checks
+// every invariant the storage layer promises. STRATAGATE_CRASH_KILLS sets
+// the number of kills (30 by default; `make crash` runs 500).
+
+const (
+	crashEnvPath = "STRATAGATE_CRASH_CHILD"
+	crashTurns   = 3 // BlockTurns in the crash test: many block boundaries
+)
+
+var crashThreads = []string{"alpha", "beta"}
+
+// crashTurn is the deterministic content of turn k (1-based) of a thread,
+// so that the parent can check acknowledged turns byte for byte. Some turns
+// carry multi-byte text and a long tool result.
+func crashTurn(thread string, k uint64) stratagate.Turn {
+	at := time.Date(2024, 1, 1, 0, 0, 0, 0, time.FixedZone("", 3600*int(k%5))).Add(time.Duration(k) * time.Minute)
+	msgs := []stratagate.Message{
+		{Role: "user", Speaker: "user-" + thread, Content: fmt.Sprintf("%s turn %d: 记录 café décision #%d", thread, k, k*7919), At: at},
+	}
+	if k%4 == 0 {
+		msgs = append(msgs,
+			stratagate.Message{Role: "assistant", ToolName: "search", ToolCallID: fmt.Sprintf("c%d", k), Content: `{"q":"x"}`, At: at.Add(time.Second)},
+			stratagate.Message{Role: "tool", ToolName: "search", ToolCallID: fmt.Sprintf("c%d", k), Content: strings.Repeat(fmt.Sprintf("result %d ", k), 50), At: at.Add(2 * time.Second)})
+	}
+	msgs = append(msgs, stratagate.Message{Role: "assistant", Speaker: "assistant", Content: fmt.Sprintf("ack %s %d", thread, k), At: at.Add(3 * time.Second)})
+	return stratagate.Turn{Thread: thread, Scope: "session:crash", ReceiptID: fmt.Sprintf("%s/%d", thread, k), Messages: msgs}
+}
+
+// TestCrashChild is the writer process; it does nothing in a normal run.
+func TestCrashChild(t *testing.T) {
+	path := os.Getenv(crashEnvPath)
+	if path == "" {
+		t.Skip("crash-test child; runs only under TestCrash")
+	}
+	mem, err := stratagate.Open(path, &stratagate.Options{BlockTurns: crashTurns, JobBackoff: time.Millisecond})
+	if err != nil {
+		fmt.Println("open-error", err)
+		os.Exit(2)
+	}
+	threads, err := mem.Threads(ctx)
+	if err != nil {
+		fmt.Println("threads-error", err)
+		os.Exit(2)
+	}
+	next := map[string]uint64{}
+	for _, th := range threads {
+		next[th.Name] = th.Turns + 1
+	}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for _, thread := range crashThreads {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := max(next[thread], 1); ; k++ {
+				if _, err := mem.Append(ctx, crashTurn(thread, k)); err != nil {
+					fmt.Println("append-error", err)
+					os.Exit(2)
+				}
+				mu.Lock()
+				fmt.Printf("ack %s %d\n", thread, k) // os.Stdout is unbuffered
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+func TestCrash(t *testing.T) {
+	if os.Getenv(crashEnvPath) != "" {
+		t.Skip("inside the child")
+	}
+	kills := 30
+	if s := os.Getenv("STRATAGATE_CRASH_KILLS"); s != "" {
+		var err error
+		kills, err = strconv.Atoi(s)
+		require.NoError(t, err)
+	}
+	seed := rand.Uint64()
+	t.Logf("seed %d, %d kills", seed, kills)
+	rng := rand.New(rand.NewPCG(seed, seed))
+	path := filepath.Join(t.TempDir(), "crash.sg")
+	acked := map[string]uint64{}
+	midAppend := 0
+	for round := range kills {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestCrashChild$", "-test.count=1")
+		cmd.Env = append(os.Environ(), crashEnvPath+"="+path)
+		out, err := cmd.StdoutPipe()
+		require.NoError(t, err)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		require.NoError(t, cmd.Start())
+		lines := make(chan string, 1024)
+		go func() {
+			sc := bufio.NewScanner(out)
+			for sc.Scan() {
+				lines <- sc.Text()
+			}
+			close(lines)
+		}()
+		// Kill at a random moment: sometimes during Open and recovery,
+		// mostly while appending across block boundaries.
+		deadline := time.After(time.Duration(rng.IntN(250)) * time.Millisecond)
+		got := 0
+	read:
+		for {
+			select {
+			case l, ok := <-lines:
+				if !ok {
+					break read
+				}
+				f := strings.Fields(l)
+				require.True(t, len(f) == 3 && f[0] == "ack", "child said %q; stderr: %s", l, stderr.String())
+				k, _ := strconv.ParseUint(f[2], 10, 64)
+				acked[f[1]] = max(acked[f[1]], k)
+				got++
+			case <-deadline:
+				break read
+			}
+		}
+		require.NoError(t, cmd.Process.Kill())
+		_ = cmd.Wait()
+		for l := range lines { // acks printed before the kill landed
+			f := strings.Fields(l)
+			if len(f) == 3 && f[0] == "ack" {
+				k, _ := strconv.ParseUint(f[2], 10, 64)
+				acked[f[1]] = max(acked[f[1]], k)
+				got++
+			}
+		}
+		if got > 0 {
+			midAppend++
+		}
+		verifyCrashStore(t, path, acked, round)
+	}
+	t.Logf("%d kills (%d after appends had started); acknowledged turns: %v", kills, midAppend, acked)
+}
+
+// verifyCrashStore reopens the file after a kill and checks: every
+// acknowledged turn is present byte for byte; every sealed block holds whole
+// turns and its L5 hash verifies; every job left pending resumes and
+// finishes with its block ready.
+func verifyCrashStore(t *testing.T, path string, acked map[string]uint64, round int) {
+	t.Helper()
+	mem, err := stratagate.Open(path, &stratagate.Options{BlockTurns: crashTurns})
+	require.NoError(t, err, "round %d: reopen", round)
+	defer mem.Close()
+	waitIdle(t, mem)
+	threads, err := mem.Threads(ctx)
+	require.NoError(t, err)
+	for _, th := range threads {
+		require.GreaterOrEqual(t, th.Turns, acked[th.Name], "round %d: thread %s lost acknowledged turns", round, th.Name)
+		blocks, err := mem.Blocks(ctx, th.Name)
+		require.NoError(t, err)
+		require.Equal(t, th.Blocks, uint64(len(blocks)))
+		var all []stratagate.Message
+		for i, b := range blocks {
+			require.Equal(t, stratagate.BlockReady, b.State, "round %d: block %d not derived after recovery", round, b.ID)
+			require.Equal(t, uint64(i+1), b.Seq)
+			require.Equal(t, uint64(i*crashTurns+1), b.TurnFirst, "round %d: block %d is not whole turns", round, b.ID)
+			require.Equal(t, uint64((i+1)*crashTurns), b.TurnLast)
+			v, err := mem.ExpandBlock(ctx, b.ID, 5)
+			require.NoError(t, err)
+			require.Equal(t, b.L5Hash, layers.L5Hash(v.Messages), "round %d: block %d L5 hash", round, b.ID)
+			require.Equal(t, layers.RenderL4(v.Messages), b.L4)
+			all = append(all, v.Messages...)
+		}
+		require.Equal(t, uint64(len(blocks)*crashTurns), th.Turns-uint64(th.OpenTurns))
+		tail, err := mem.Messages(ctx, th.OpenTail...)
+		require.NoError(t, err)
+		all = append(all, tail...)
+		i := 0
+		for k := uint64(1); k <= th.Turns; k++ {
+			want := crashTurn(th.Name, k).Messages
+			for _, w := range want {
+				require.Less(t, i, len(all), "round %d: thread %s turn %d missing", round, th.Name, k)
+				m := all[i]
+				require.Equal(t, w.Content, m.Content, "round %d: thread %s turn %d", round, th.Name, k)
+				require.Equal(t, k, m.Turn)
+				require.True(t, w.At.Equal(m.At))
+				require.Equal(t, m.Hash(), m.SHA256)
+				i++
+			}
+		}
+		require.Equal(t, len(all), i, "round %d: thread %s has extra messages", round, th.Name)
+	}
+	s, err := mem.Stats(ctx)
+	require.NoError(t, err)
+	require.Zero(t, s.JobsQueued, "round %d", round)
+	require.Zero(t, s.JobsFailed, "round %d", round)
+	require.Zero(t, s.BlocksPending+s.BlocksFailed, "round %d", round)
+}

@@ -1,0 +1,30 @@
+package kv
+
+// Bucket names. They are part of the file format: never rename one; retire
+// it and add another.
+var (
+	BucketMeta         = []byte("meta")
+	BucketThreads      = []byte("threads")       // thread name → Thread
+	BucketMessages     = []byte("messages")      // msg id → Message (L5, append-only)
+	BucketMessageBlock = []byte("message_block") // msg id → block id, written when the message is sealed
+	BucketReceipts     = []byte("receipts")      // receipt id → TurnRef
+	BucketBlocks       = []byte("blocks")        // block id → Block
+	BucketThreadBlocks = []byte("thread_blocks") // thread name 0x00 seq → block id
+	BucketEvents       = []byte("events")
+	BucketGraphNodes   = []byte("graph.nodes")
+	BucketGraphEdges   = []byte("graph.edges")
+	BucketGraphFacts   = []byte("graph.facts")
+	BucketJobs         = []byte("jobs")       // job id → wal.Job
+	BucketJobQueue     = []byte("jobs.queue") // job id → empty, for pending and running jobs only
+	BucketUse          = []byte("use")
+	BucketRetrievals   = []byte("retrievals")
+	BucketImports      = []byte("imports")
+)
+
+// AllBuckets lists every bucket Open creates, in a stable order.
+var AllBuckets = [][]byte{
+	BucketMeta, BucketThreads, BucketMessages, BucketMessageBlock, BucketReceipts,
+	BucketBlocks, BucketThreadBlocks, BucketEvents, BucketGraphNodes,
+	BucketGraphEdges, BucketGraphFacts, BucketJobs, BucketJobQueue, BucketUse,
+	BucketRetrievals, BucketImports,
+}

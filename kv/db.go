@@ -1,0 +1,185 @@
+package kv
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
+)
+
+// FormatVersion is the file format this build writes and the newest it
+// reads. It only ratchets.
+const FormatVersion uint32 = 1
+
+var (
+	keyMagic   = []byte("magic")
+	keyFormat  = []byte("format")
+	keyCreated = []byte("created")
+	magic      = []byte("stratagt")
+)
+
+// Options configure Open. The zero value opens read-write, fsyncing every
+// commit, waiting indefinitely for the file lock.
+type Options struct {
+	ReadOnly    bool
+	NoSync      bool
+	LockTimeout time.Duration // 0 waits forever (bbolt's default)
+	// Now stamps the "created" meta key of a new file; nil means time.Now.
+	Now func() time.Time
+}
+
+// DB is a StrataGate bbolt file. It is safe for concurrent use: one writer
+// at a time, any number of readers (bbolt's model).
+type DB struct {
+	bolt *bolt.DB
+	path string
+}
+
+// Open opens or creates the file at path, creates missing buckets (unless
+// read-only) and checks the file format.
+func Open(path string, o Options) (*DB, error) {
+	if !o.ReadOnly {
+		if _, err := os.Stat(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("kv: open %s: %w", path, err)
+		}
+	}
+	bo := &bolt.Options{
+		Timeout:      o.LockTimeout,
+		NoSync:       o.NoSync,
+		ReadOnly:     o.ReadOnly,
+		FreelistType: bolt.FreelistMapType,
+	}
+	b, err := bolt.Open(path, 0o600, bo)
+	if err != nil {
+		if errors.Is(err, berrors.ErrTimeout) {
+			return nil, fmt.Errorf("kv: open %s: %w (waited %v)", path, ErrLocked, o.LockTimeout)
+		}
+		if errors.Is(err, berrors.ErrInvalid) || errors.Is(err, berrors.ErrChecksum) {
+			return nil, fmt.Errorf("kv: open %s: %w: %v", path, ErrCorrupt, err)
+		}
+		if errors.Is(err, berrors.ErrVersionMismatch) {
+			return nil, fmt.Errorf("kv: open %s: %w: %v", path, ErrVersionMismatch, err)
+		}
+		return nil, fmt.Errorf("kv: open %s: %w", path, err)
+	}
+	db := &DB{bolt: b, path: path}
+	if o.ReadOnly {
+		err = b.View(checkMeta)
+	} else {
+		now := time.Now
+		if o.Now != nil {
+			now = o.Now
+		}
+		err = b.Update(func(tx *bolt.Tx) error { return initFile(tx, now()) })
+	}
+	if err != nil {
+		_ = b.Close()
+		return nil, fmt.Errorf("kv: open %s: %w", path, err)
+	}
+	return db, nil
+}
+
+func initFile(tx *bolt.Tx, now time.Time) error {
+	meta := tx.Bucket(BucketMeta)
+	if meta == nil {
+		// A file with buckets but no meta is not ours; refuse to adopt it.
+		if err := tx.ForEach(func(name []byte, _ *bolt.Bucket) error {
+			return fmt.Errorf("%w: bucket %q without meta: not a StrataGate file", ErrCorrupt, name)
+		}); err != nil {
+			return err
+		}
+		var err error
+		if meta, err = tx.CreateBucket(BucketMeta); err != nil {
+			return err
+		}
+		var f [4]byte
+		binary.BigEndian.PutUint32(f[:], FormatVersion)
+		ts, _ := now.UTC().MarshalText()
+		for k, v := range map[string][]byte{string(keyMagic): magic, string(keyFormat): f[:], string(keyCreated): ts} {
+			if err := meta.Put([]byte(k), v); err != nil {
+				return err
+			}
+		}
+	}
+	if err := checkMeta(tx); err != nil {
+		return err
+	}
+	for _, name := range AllBuckets {
+		if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func checkMeta(tx *bolt.Tx) error {
+	meta := tx.Bucket(BucketMeta)
+	if meta == nil {
+		return fmt.Errorf("%w: no meta bucket: not a StrataGate file", ErrCorrupt)
+	}
+	if !bytes.Equal(meta.Get(keyMagic), magic) {
+		return fmt.Errorf("%w: bad magic: not a StrataGate file", ErrCorrupt)
+	}
+	f := meta.Get(keyFormat)
+	if len(f) != 4 {
+		return fmt.Errorf("%w: format key of %d bytes", ErrCorrupt, len(f))
+	}
+	if v := binary.BigEndian.Uint32(f); v > FormatVersion {
+		return fmt.Errorf("%w: file format %d is newer than this build's %d", ErrVersionMismatch, v, FormatVersion)
+	}
+	return nil
+}
+
+// Format returns the file's format version.
+func (db *DB) Format() (uint32, error) {
+	var v uint32
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		v = binary.BigEndian.Uint32(tx.Bucket(BucketMeta).Get(keyFormat))
+		return nil
+	})
+	return v, err
+}
+
+// Path returns the file path.
+func (db *DB) Path() string { return db.path }
+
+// Bolt exposes the underlying bbolt handle for packages that run their own
+// transactions (every package of this module updates inside the caller's
+// transaction so that a record and its derived entries commit together).
+func (db *DB) Bolt() *bolt.DB { return db.bolt }
+
+// Update runs fn in a read-write transaction, committing when fn returns
+// nil and rolling back otherwise.
+func (db *DB) Update(fn func(*bolt.Tx) error) error { return db.bolt.Update(fn) }
+
+// View runs fn in a read-only transaction.
+func (db *DB) View(fn func(*bolt.Tx) error) error { return db.bolt.View(fn) }
+
+// Close closes the file; it is safe to call more than once.
+func (db *DB) Close() error {
+	if db == nil || db.bolt == nil {
+		return nil
+	}
+	err := db.bolt.Close()
+	if errors.Is(err, berrors.ErrDatabaseNotOpen) {
+		return nil
+	}
+	return err
+}
+
+// NextID returns the next value of bucket b's sequence (starting at 1).
+func NextID(b *bolt.Bucket) (uint64, error) { return b.NextSequence() }
+
+// Get copies the value of key in bucket b, or returns ErrNotFound.
+func Get(b *bolt.Bucket, key []byte) ([]byte, error) {
+	v := b.Get(key)
+	if v == nil {
+		return nil, ErrNotFound
+	}
+	return bytes.Clone(v), nil
+}

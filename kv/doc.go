@@ -1,0 +1,31 @@
+// Package kv is StrataGate's storage layer: one bbolt file, a fixed set of
+// buckets, msgpack records that each start with a format-version byte, and
+// big-endian uint64 keys drawn from bucket sequences so that cursors walk
+// records in creation order.
+//
+// # Records
+//
+// Every value written through Encode is
+//
+//	+---------+------------------------------+
+//	| version | msgpack map-encoded struct   |
+//	| 1 byte  | (short, never-reused tags)   |
+//	+---------+------------------------------+
+//
+// Decode dispatches on the version byte, rejects versions it does not know
+// (ErrVersionMismatch) and rejects trailing bytes (ErrCorrupt). Version
+// numbers only ratchet; a retired version is never reused.
+//
+// # Lifetimes
+//
+// Byte slices handed out by bbolt are valid only inside their transaction.
+// Nothing in this package returns such a slice: Get copies, and decoders
+// copy into Go values.
+//
+// # File format
+//
+// The meta bucket holds "magic" (the 8 bytes "stratagt") and "format" (a
+// big-endian uint32, FormatVersion). Open refuses a file whose magic is
+// wrong (ErrCorrupt) or whose format is newer than this build understands
+// (ErrVersionMismatch). See docs/ARCHITECTURE.md for every bucket.
+package kv

@@ -1,0 +1,69 @@
+package kv
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+
+	"github.com/vmihailenco/msgpack/v5"
+)
+
+// Encode returns version followed by the msgpack encoding of v. v must be a
+// struct (or pointer to one) with msgpack tags; maps are not allowed in
+// records because their encoding order is not deterministic.
+func Encode(version byte, v any) ([]byte, error) {
+	var buf bytes.Buffer
+	buf.WriteByte(version)
+	enc := msgpack.NewEncoder(&buf)
+	enc.UseCompactInts(true)
+	if err := enc.Encode(v); err != nil {
+		return nil, fmt.Errorf("kv: encode: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// Decode checks data's version byte against the versions accepted and
+// decodes the rest into v, copying: v never aliases data. It returns the
+// version found so that callers can upgrade older records.
+func Decode(data []byte, v any, accepted ...byte) (byte, error) {
+	if len(data) < 2 {
+		return 0, fmt.Errorf("%w: record of %d bytes", ErrCorrupt, len(data))
+	}
+	ver := data[0]
+	ok := false
+	for _, a := range accepted {
+		if a == ver {
+			ok = true
+			break
+		}
+	}
+	if !ok {
+		return ver, fmt.Errorf("%w: record version %d, want one of %v", ErrVersionMismatch, ver, accepted)
+	}
+	r := bytes.NewReader(data[1:])
+	dec := msgpack.NewDecoder(r)
+	if err := dec.Decode(v); err != nil {
+		return ver, fmt.Errorf("%w: %v", ErrCorrupt, err)
+	}
+	if r.Len() != 0 {
+		return ver, fmt.Errorf("%w: %d trailing bytes", ErrCorrupt, r.Len())
+	}
+	return ver, nil
+}
+
+// Key encodes id as an 8-byte big-endian key so that byte order equals
+// numeric order.
+func Key(id uint64) []byte {
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], id)
+	return b[:]
+}
+
+// ID decodes a key made by Key. It returns 0 for a key of the wrong size,
+// which no record uses (sequences start at 1).
+func ID(k []byte) uint64 {
+	if len(k) != 8 {
+		return 0
+	}
+	return binary.BigEndian.Uint64(k)
+}

@@ -1,0 +1,138 @@
+package layers
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/stratagate/stratagate/kv"
+)
+
+// State is a block's derivation state.
+type State string
+
+// Block states. A block is born pending (L3–L5 sealed, L0–L2 not yet
+// derived), becomes ready when its derive job stores validated L0–L2, or
+// failed when that job exhausts its attempts.
+const (
+	StatePending State = "pending"
+	StateReady   State = "ready"
+	StateFailed  State = "failed"
+)
+
+// ErrNotReady is returned when a model-derived level (L0–L2) of a block is
+// requested before its derivation completed.
+var ErrNotReady = errors.New("sg: block level not derived yet")
+
+// Fact is one L2 key fact and the block messages it rests on.
+type Fact struct {
+	Text       string   `msgpack:"t"`
+	MessageIDs []uint64 `msgpack:"m"`
+}
+
+const blockVersion byte = 1
+
+// Block is a sealed run of BlockTurns complete turns of one thread and its
+// six levels: L0 Title+Tags, L1 Summary, L2 Facts (model-derived, filled
+// once), L3 and L4 (deterministic renderings made at sealing), L5 (the
+// messages themselves, bound by L5Hash).
+type Block struct {
+	ID         uint64    `msgpack:"i"`
+	Thread     string    `msgpack:"th"`
+	Scope      string    `msgpack:"sc"`
+	Seq        uint64    `msgpack:"q"` // 1-based position in its thread
+	State      State     `msgpack:"s"`
+	MessageIDs []uint64  `msgpack:"m"`
+	TurnFirst  uint64    `msgpack:"tf"`
+	TurnLast   uint64    `msgpack:"tl"`
+	FirstAt    time.Time `msgpack:"fa"` // first message's time, in its original offset
+	LastAt     time.Time `msgpack:"la"` // last message's time, in its original offset
+	// FirstOffset and LastOffset keep FirstAt's and LastAt's UTC offsets in
+	// seconds (msgpack stores times in UTC only).
+	FirstOffset int32     `msgpack:"fo"`
+	LastOffset  int32     `msgpack:"lo"`
+	Title       string    `msgpack:"ti,omitempty"`
+	Tags        []string  `msgpack:"tg,omitempty"`
+	Summary     string    `msgpack:"su,omitempty"`
+	Facts       []Fact    `msgpack:"f,omitempty"`
+	L3          string    `msgpack:"l3"`
+	L4          string    `msgpack:"l4"`
+	L5Hash      []byte    `msgpack:"h"` // SHA-256 over the messages' canonical encodings
+	CreatedAt   time.Time `msgpack:"c"`
+	ReadyAt     time.Time `msgpack:"r,omitempty"`
+	Err         string    `msgpack:"e,omitempty"` // why derivation failed
+}
+
+// GetBlock reads block id.
+func GetBlock(tx *bolt.Tx, id uint64) (Block, error) {
+	v := tx.Bucket(kv.BucketBlocks).Get(kv.Key(id))
+	if v == nil {
+		return Block{}, fmt.Errorf("layers: block %d: %w", id, kv.ErrNotFound)
+	}
+	return DecodeBlock(v)
+}
+
+// DecodeBlock decodes a stored block record.
+func DecodeBlock(v []byte) (Block, error) {
+	var b Block
+	if _, err := kv.Decode(v, &b, blockVersion); err != nil {
+		return Block{}, fmt.Errorf("layers: block: %w", err)
+	}
+	b.FirstAt, b.LastAt = b.FirstAt.In(zone(b.FirstOffset)), b.LastAt.In(zone(b.LastOffset))
+	b.CreatedAt = b.CreatedAt.UTC()
+	if !b.ReadyAt.IsZero() {
+		b.ReadyAt = b.ReadyAt.UTC()
+	}
+	return b, nil
+}
+
+func putBlock(tx *bolt.Tx, b *Block) error {
+	v, err := kv.Encode(blockVersion, b)
+	if err != nil {
+		return err
+	}
+	return tx.Bucket(kv.BucketBlocks).Put(kv.Key(b.ID), v)
+}
+
+func threadBlockKey(thread string, seq uint64) []byte {
+	k := make([]byte, 0, len(thread)+9)
+	k = append(k, thread...)
+	k = append(k, 0)
+	return append(k, kv.Key(seq)...)
+}
+
+// ThreadBlocks returns the blocks of thread in Seq order.
+func ThreadBlocks(tx *bolt.Tx, thread string) ([]Block, error) {
+	prefix := append([]byte(thread), 0)
+	c := tx.Bucket(kv.BucketThreadBlocks).Cursor()
+	var out []Block
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix) && len(k) == len(prefix)+8; k, v = c.Next() {
+		b, err := GetBlock(tx, kv.ID(v))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, b)
+	}
+	return out, nil
+}
+
+// L5Hash returns the SHA-256 over the canonical encodings of msgs, in
+// order: each message's own hash, concatenated, hashed again.
+func L5Hash(msgs []Message) []byte {
+	h := sha256.New()
+	for i := range msgs {
+		s := msgs[i].Hash()
+		h.Write(s[:])
+	}
+	return h.Sum(nil)
+}
+
+// MessageBlock returns the block a message was sealed into, or 0 while it
+// is in its thread's open tail.
+func MessageBlock(tx *bolt.Tx, msgID uint64) uint64 {
+	return kv.ID(tx.Bucket(kv.BucketMessageBlock).Get(kv.Key(msgID)))
+}

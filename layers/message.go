@@ -1,0 +1,157 @@
+package layers
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/stratagate/stratagate/kv"
+)
+
+// Message roles.
+const (
+	RoleUser      = "user"
+	RoleAssistant = "assistant"
+	RoleTool      = "tool"
+	RoleSystem    = "system"
+)
+
+// ValidRole reports whether r is one of the four message roles.
+func ValidRole(r string) bool {
+	return r == RoleUser || r == RoleAssistant || r == RoleTool || r == RoleSystem
+}
+
+// Message is one original message (L5). Once stored it is never rewritten.
+type Message struct {
+	ID         uint64 // assigned by Append
+	Thread     string
+	Turn       uint64 // 1-based turn number within the thread
+	Role       string // user, assistant, tool, system
+	Speaker    string
+	Content    string
+	ToolName   string
+	ToolCallID string
+	At         time.Time // the original instant and UTC offset
+	SHA256     [32]byte  // over the canonical encoding, see Hash
+}
+
+const messageVersion byte = 1
+
+// messageRecord is Message as stored: the instant in UTC nanoseconds plus
+// the original offset, because msgpack's time encoding drops the offset and
+// StrataGate never normalises times to one zone.
+type messageRecord struct {
+	ID         uint64 `msgpack:"i"`
+	Thread     string `msgpack:"th"`
+	Turn       uint64 `msgpack:"tu"`
+	Role       string `msgpack:"r"`
+	Speaker    string `msgpack:"sp,omitempty"`
+	Content    string `msgpack:"c"`
+	ToolName   string `msgpack:"tn,omitempty"`
+	ToolCallID string `msgpack:"tc,omitempty"`
+	AtNanos    int64  `msgpack:"at"`
+	AtOffset   int32  `msgpack:"o"`
+	SHA256     []byte `msgpack:"h"`
+}
+
+// Hash returns the SHA-256 of m's canonical encoding: every field but the
+// hash itself, each length-prefixed, the time as UTC nanoseconds plus the
+// offset in seconds. It is what sgdump and verify recompute.
+func (m *Message) Hash() [32]byte {
+	h := sha256.New()
+	var n [8]byte
+	num := func(v uint64) {
+		binary.BigEndian.PutUint64(n[:], v)
+		h.Write(n[:])
+	}
+	str := func(s string) {
+		num(uint64(len(s)))
+		h.Write([]byte(s))
+	}
+	num(m.ID)
+	str(m.Thread)
+	num(m.Turn)
+	str(m.Role)
+	str(m.Speaker)
+	str(m.Content)
+	str(m.ToolName)
+	str(m.ToolCallID)
+	_, off := m.At.Zone()
+	num(uint64(m.At.UnixNano()))
+	num(uint64(int64(off)))
+	var sum [32]byte
+	h.Sum(sum[:0])
+	return sum
+}
+
+// PutMessage stores m under m.ID, computing its hash. It refuses to
+// overwrite: L5 is append-only.
+func PutMessage(tx *bolt.Tx, m *Message) error {
+	b := tx.Bucket(kv.BucketMessages)
+	k := kv.Key(m.ID)
+	if b.Get(k) != nil {
+		return fmt.Errorf("layers: message %d: %w: already stored", m.ID, kv.ErrCorrupt)
+	}
+	m.SHA256 = m.Hash()
+	_, off := m.At.Zone()
+	rec := messageRecord{
+		ID: m.ID, Thread: m.Thread, Turn: m.Turn, Role: m.Role, Speaker: m.Speaker,
+		Content: m.Content, ToolName: m.ToolName, ToolCallID: m.ToolCallID,
+		AtNanos: m.At.UnixNano(), AtOffset: int32(off), SHA256: m.SHA256[:],
+	}
+	v, err := kv.Encode(messageVersion, &rec)
+	if err != nil {
+		return err
+	}
+	return b.Put(k, v)
+}
+
+// GetMessage reads message id.
+func GetMessage(tx *bolt.Tx, id uint64) (Message, error) {
+	v := tx.Bucket(kv.BucketMessages).Get(kv.Key(id))
+	if v == nil {
+		return Message{}, fmt.Errorf("layers: message %d: %w", id, kv.ErrNotFound)
+	}
+	return DecodeMessage(v)
+}
+
+// DecodeMessage decodes a stored message record.
+func DecodeMessage(v []byte) (Message, error) {
+	var rec messageRecord
+	if _, err := kv.Decode(v, &rec, messageVersion); err != nil {
+		return Message{}, fmt.Errorf("layers: message: %w", err)
+	}
+	if len(rec.SHA256) != 32 {
+		return Message{}, fmt.Errorf("layers: message %d: %w: hash of %d bytes", rec.ID, kv.ErrCorrupt, len(rec.SHA256))
+	}
+	m := Message{
+		ID: rec.ID, Thread: rec.Thread, Turn: rec.Turn, Role: rec.Role, Speaker: rec.Speaker,
+		Content: rec.Content, ToolName: rec.ToolName, ToolCallID: rec.ToolCallID,
+		At: time.Unix(0, rec.AtNanos).In(zone(rec.AtOffset)),
+	}
+	copy(m.SHA256[:], rec.SHA256)
+	return m, nil
+}
+
+func zone(off int32) *time.Location {
+	if off == 0 {
+		return time.UTC
+	}
+	return time.FixedZone("", int(off))
+}
+
+// GetMessages reads the messages ids in order.
+func GetMessages(tx *bolt.Tx, ids []uint64) ([]Message, error) {
+	out := make([]Message, 0, len(ids))
+	for _, id := range ids {
+		m, err := GetMessage(tx, id)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}

@@ -1,0 +1,121 @@
+package stratagate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/stratagate/stratagate/kv"
+	"github.com/stratagate/stratagate/layers"
+	"github.com/stratagate/stratagate/wal"
+)
+
+// Memory is an open StrataGate file. It is safe for concurrent use by
+// multiple goroutines; only one process may open a file for writing.
+type Memory struct {
+	db     *kv.DB
+	opts   Options
+	runner *wal.Runner // nil when read-only
+
+	commits chan *appendReq
+	flushed chan struct{} // closed when the commit loop exits
+
+	mu struct {
+		sync.RWMutex // write-held only by Close; read-held by every call
+		closed       bool
+	}
+}
+
+// Open opens (creating if needed) the StrataGate file at path. A nil opts
+// means all defaults. Unfinished derivation jobs left by an earlier process
+// resume in the background.
+func Open(path string, opts *Options) (*Memory, error) {
+	o, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	db, err := kv.Open(path, kv.Options{ReadOnly: o.ReadOnly, NoSync: o.NoSync, LockTimeout: o.LockTimeout, Now: o.Clock})
+	if err != nil {
+		return nil, err
+	}
+	m := &Memory{db: db, opts: o}
+	if o.ReadOnly {
+		return m, nil
+	}
+	m.runner = wal.NewRunner(db, wal.RunnerOptions{
+		MaxAttempts: o.JobAttempts, Backoff: o.JobBackoff, Logger: o.Logger, Now: o.Clock,
+	})
+	m.runner.Handle(wal.KindDerive, layers.DeriveHandler(db, o.Model, o.Clock))
+	if err := m.runner.Start(); err != nil {
+		_ = db.Close()
+		return nil, err
+	}
+	m.commits = make(chan *appendReq, 64)
+	m.flushed = make(chan struct{})
+	go m.commitLoop()
+	return m, nil
+}
+
+// Close stops background jobs (a running job is released and resumes on the
+// next Open), waits for in-flight Appends and closes the file. It is
+// idempotent; later calls on m return ErrClosed.
+func (m *Memory) Close() error {
+	m.mu.Lock()
+	if m.mu.closed {
+		m.mu.Unlock()
+		return nil
+	}
+	m.mu.closed = true
+	m.mu.Unlock()
+	if m.commits != nil {
+		close(m.commits)
+		<-m.flushed
+	}
+	if m.runner != nil {
+		m.runner.Stop()
+	}
+	return m.db.Close()
+}
+
+// enter read-locks m for one call; the caller must call the returned
+// release. It fails with ErrClosed after Close.
+func (m *Memory) enter(ctx context.Context) (release func(), err error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	m.mu.RLock()
+	if m.mu.closed {
+		m.mu.RUnlock()
+		return nil, ErrClosed
+	}
+	return m.mu.RUnlock, nil
+}
+
+// WaitIdle blocks until every queued derivation job is done or failed.
+// Normal use never needs it (jobs run in the background); tests and tools
+// call it to observe a settled store.
+func (m *Memory) WaitIdle(ctx context.Context) error {
+	release, err := m.enter(ctx)
+	if err != nil {
+		return err
+	}
+	// Wait without holding m's lock so that Close is never delayed by a
+	// waiter: Close stops the runner, which wakes us with ErrStopped.
+	release()
+	if m.runner == nil {
+		return ErrReadOnly
+	}
+	err = m.runner.WaitIdle(ctx)
+	if errors.Is(err, wal.ErrStopped) {
+		return ErrClosed
+	}
+	return err
+}
+
+// Path returns the file's path.
+func (m *Memory) Path() string { return m.db.Path() }
+
+func notFound(what string, id any) error {
+	return fmt.Errorf("%w: %s %v", ErrNotFound, what, id)
+}

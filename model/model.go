@@ -1,0 +1,46 @@
+// Package model defines the one interface behind every model-backed step
+// (block derivation L0–L2, event extraction, graph projection, evidence
+// assessment, import decisions) and the strict JSON decoding that every
+// caller applies to a model's output before validating it in code.
+//
+// A Model never writes anything: it turns a Request into JSON text. The
+// caller parses that text with Decode and validates every field itself, so
+// an offline heuristic and a remote LLM go through the same checks.
+package model
+
+import "context"
+
+// Task names one model-backed step. The value is part of the wire contract
+// with remote models (it selects the prompt) and with heuristic models (it
+// selects the rule set).
+type Task string
+
+// Tasks known to this version of StrataGate.
+const (
+	// TaskDeriveBlock asks for a block's L0 (title, tags), L1 (summary) and
+	// L2 (key facts citing message ids). Input: DeriveInput. Output:
+	// DeriveOutput.
+	TaskDeriveBlock Task = "derive_block"
+)
+
+// Request is one model call. Input is the structured payload (a value
+// defined in this package for the Task); remote models receive it rendered
+// as JSON inside Prompt, heuristic models read it directly.
+type Request struct {
+	Task   Task
+	System string // instructions for remote models; ignored by heuristic ones
+	Prompt string // the user prompt for remote models, embedding Input as JSON
+	Input  any    // *DeriveInput for TaskDeriveBlock
+}
+
+// Model turns a Request into JSON text. Implementations must be safe for
+// concurrent use and must honour ctx cancellation.
+type Model interface {
+	// Name identifies the model in logs and the meta bucket ("heuristic",
+	// "openai:gpt-4o-mini", ...).
+	Name() string
+	// Complete returns the model's raw output, which the caller decodes
+	// with Decode and validates. A returned error means no output at all
+	// (network failure, cancellation); bad output is not an error here.
+	Complete(ctx context.Context, req Request) (string, error)
+}

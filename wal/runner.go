@@ -1,0 +1,329 @@
+package wal
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/stratagate/stratagate/kv"
+)
+
+// ErrStopped is returned by WaitIdle once the Runner has been stopped.
+var ErrStopped = errors.New("sg: job runner stopped")
+
+// Apply writes a job's result. It runs inside the transaction that marks the
+// job done; returning an error rolls both back and counts as a failed
+// attempt.
+type Apply func(tx *bolt.Tx) error
+
+// Handler does the work of one job kind.
+type Handler struct {
+	// Run does the slow part (a model call) outside any transaction and
+	// returns the result as an Apply. It must honour ctx: when the Runner
+	// stops, ctx is cancelled and the job is released for the next Open.
+	Run func(ctx context.Context, j Job) (Apply, error)
+	// OnFail, if set, runs inside the transaction that marks the job failed
+	// for good (e.g. to mark its block failed).
+	OnFail func(tx *bolt.Tx, j Job, cause string) error
+}
+
+// permanentError marks an error that retrying cannot fix.
+type permanentError struct{ err error }
+
+func (e permanentError) Error() string { return e.err.Error() }
+func (e permanentError) Unwrap() error { return e.err }
+
+// Permanent wraps err so that the Runner fails the job at once instead of
+// retrying (its target is gone, its input can never validate).
+func Permanent(err error) error { return permanentError{err} }
+
+// RunnerOptions tune retries. Zero fields take the documented defaults.
+type RunnerOptions struct {
+	MaxAttempts int           // default 4
+	Backoff     time.Duration // first retry delay, doubled per attempt; default 100ms
+	MaxBackoff  time.Duration // default 10s
+	Logger      *slog.Logger  // default: discard
+	Now         func() time.Time
+}
+
+// Runner executes queued jobs one at a time in a background goroutine. It
+// is safe for concurrent use.
+type Runner struct {
+	db       *kv.DB
+	opts     RunnerOptions
+	handlers map[Kind]Handler
+
+	wake   chan struct{} // buffered(1): new work may exist
+	cancel context.CancelFunc
+	done   chan struct{} // closed when the loop exits
+
+	mu struct {
+		sync.Mutex
+		idle    bool
+		stopped bool
+		changed chan struct{} // closed and replaced on every idle/stop change
+	}
+}
+
+// NewRunner returns a Runner for db. Register handlers, then Start it.
+func NewRunner(db *kv.DB, o RunnerOptions) *Runner {
+	if o.MaxAttempts <= 0 {
+		o.MaxAttempts = 4
+	}
+	if o.Backoff <= 0 {
+		o.Backoff = 100 * time.Millisecond
+	}
+	if o.MaxBackoff <= 0 {
+		o.MaxBackoff = 10 * time.Second
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	r := &Runner{db: db, opts: o, handlers: map[Kind]Handler{}, wake: make(chan struct{}, 1), done: make(chan struct{})}
+	r.mu.changed = make(chan struct{})
+	return r
+}
+
+// Handle registers h for kind. Call before Start.
+func (r *Runner) Handle(kind Kind, h Handler) { r.handlers[kind] = h }
+
+// Start recovers jobs left running by a dead process and starts the worker.
+func (r *Runner) Start() error {
+	var n int
+	err := r.db.Update(func(tx *bolt.Tx) error {
+		var err error
+		n, err = Recover(tx, r.opts.Now())
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("wal: recover: %w", err)
+	}
+	if n > 0 {
+		r.opts.Logger.Info("resumed interrupted jobs", "count", n)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	r.cancel = cancel
+	r.Notify()
+	go r.loop(ctx)
+	return nil
+}
+
+// Notify tells the worker that jobs were enqueued. WaitIdle called after
+// Notify returns will not report idle before the worker has looked.
+func (r *Runner) Notify() {
+	r.setIdle(false)
+	select {
+	case r.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (r *Runner) setIdle(idle bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.mu.idle != idle {
+		r.mu.idle = idle
+		close(r.mu.changed)
+		r.mu.changed = make(chan struct{})
+	}
+}
+
+// WaitIdle blocks until no job is pending or running (every queued job is
+// done or failed), ctx ends, or the Runner stops.
+func (r *Runner) WaitIdle(ctx context.Context) error {
+	for {
+		r.mu.Lock()
+		idle, stopped, ch := r.mu.idle, r.mu.stopped, r.mu.changed
+		r.mu.Unlock()
+		if stopped {
+			return ErrStopped
+		}
+		if idle {
+			return nil
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// Stop cancels the running job (it is released, not failed), waits for the
+// worker to exit and makes WaitIdle return ErrStopped. It is idempotent.
+func (r *Runner) Stop() {
+	r.mu.Lock()
+	if r.mu.stopped {
+		r.mu.Unlock()
+		return
+	}
+	r.mu.stopped = true
+	close(r.mu.changed)
+	r.mu.changed = make(chan struct{})
+	r.mu.Unlock()
+	if r.cancel != nil {
+		r.cancel()
+		<-r.done
+	}
+}
+
+func (r *Runner) loop(ctx context.Context) {
+	defer close(r.done)
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-r.wake:
+		}
+		for {
+			next, wait, err := r.pick()
+			if err != nil {
+				r.opts.Logger.Error("job queue unreadable", "err", err)
+				wait = r.opts.MaxBackoff
+			}
+			if next == nil && wait == 0 {
+				r.setIdle(true)
+				break
+			}
+			if next == nil {
+				t := time.NewTimer(wait)
+				select {
+				case <-ctx.Done():
+					t.Stop()
+					return
+				case <-r.wake:
+					t.Stop()
+				case <-t.C:
+				}
+				continue
+			}
+			if !r.run(ctx, *next) {
+				return
+			}
+		}
+	}
+}
+
+// pick returns the first runnable job, or how long until one becomes
+// runnable (0 with no job: the queue is empty).
+func (r *Runner) pick() (*Job, time.Duration, error) {
+	var q []Job
+	if err := r.db.View(func(tx *bolt.Tx) error {
+		var err error
+		q, err = Queue(tx)
+		return err
+	}); err != nil {
+		return nil, 0, err
+	}
+	now := time.Now()
+	var wait time.Duration
+	for i := range q {
+		if d := q[i].NotBefore.Sub(now); d > 0 {
+			if wait == 0 || d < wait {
+				wait = d
+			}
+			continue
+		}
+		return &q[i], 0, nil
+	}
+	return nil, wait, nil
+}
+
+// run executes one job; it returns false when the Runner is stopping.
+func (r *Runner) run(ctx context.Context, j Job) bool {
+	log := r.opts.Logger.With("job", j.ID, "kind", j.Kind, "target", j.Target)
+	h, ok := r.handlers[j.Kind]
+	if err := r.db.Update(func(tx *bolt.Tx) error {
+		var err error
+		j, err = Claim(tx, j.ID, r.opts.Now())
+		return err
+	}); err != nil {
+		log.Error("claim failed", "err", err)
+		return ctx.Err() == nil
+	}
+	var runErr error
+	if !ok {
+		runErr = Permanent(fmt.Errorf("no handler for job kind %q", j.Kind))
+	} else {
+		var apply Apply
+		apply, runErr = safeRun(ctx, h, j)
+		if runErr == nil {
+			runErr = r.db.Update(func(tx *bolt.Tx) error {
+				if err := apply(tx); err != nil {
+					return err
+				}
+				_, err := Done(tx, j.ID, r.opts.Now())
+				return err
+			})
+			if runErr == nil {
+				log.Debug("job done", "attempts", j.Attempts)
+				return true
+			}
+		}
+	}
+	if ctx.Err() != nil {
+		// Stopping: the interruption is ours, not the job's fault.
+		if err := r.db.Update(func(tx *bolt.Tx) error { _, err := Release(tx, j.ID, r.opts.Now()); return err }); err != nil {
+			log.Error("release failed; job resumes on next open", "err", err)
+		}
+		return false
+	}
+	cause := runErr.Error()
+	var perm permanentError
+	final := errors.As(runErr, &perm) || j.Attempts >= r.opts.MaxAttempts
+	err := r.db.Update(func(tx *bolt.Tx) error {
+		now := r.opts.Now()
+		if !final {
+			_, err := Retry(tx, j.ID, cause, now, time.Now().Add(r.backoff(j.Attempts)))
+			return err
+		}
+		if _, err := Fail(tx, j.ID, cause, now); err != nil {
+			return err
+		}
+		if ok && h.OnFail != nil {
+			return h.OnFail(tx, j, cause)
+		}
+		return nil
+	})
+	if err != nil {
+		log.Error("recording job failure", "err", err)
+		return true
+	}
+	if final {
+		log.Warn("job failed", "attempts", j.Attempts, "err", cause)
+	} else {
+		log.Info("job will retry", "attempts", j.Attempts, "err", cause)
+	}
+	return true
+}
+
+func (r *Runner) backoff(attempts int) time.Duration {
+	d := r.opts.Backoff
+	for i := 1; i < attempts && d < r.opts.MaxBackoff; i++ {
+		d *= 2
+	}
+	return min(d, r.opts.MaxBackoff)
+}
+
+// safeRun converts a handler panic into an error: a bug in one derivation
+// must not take the host process down.
+func safeRun(ctx context.Context, h Handler, j Job) (a Apply, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			a, err = nil, Permanent(fmt.Errorf("handler panic: %v", p))
+		}
+	}()
+	a, err = h.Run(ctx, j)
+	if err == nil && a == nil {
+		err = errors.New("handler returned no result")
+	}
+	return a, err
+}
