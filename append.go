@@ -127,6 +127,10 @@ func (m *Memory) checkTurn(t *Turn) ([]Message, error) {
 			msgs[i].At = now
 		}
 		msgs[i].At = msgs[i].At.Round(0) // strip the monotonic reading
+		if y := msgs[i].At.Year(); y < layers.MinYear || y > layers.MaxYear {
+			// Times are stored as int64 nanoseconds since 1970.
+			return nil, invalid(ErrInvalidInput, "message %d: time %v outside %d–%d", i, msgs[i].At, layers.MinYear, layers.MaxYear)
+		}
 	}
 	return msgs, nil
 }

@@ -39,6 +39,7 @@ func TestAppendRejectsBadInput(t *testing.T) {
 				t.Messages = append(t.Messages, t.Messages[0])
 			}
 		}, stratagate.ErrTooLarge},
+		{"time before 1678", func(t *stratagate.Turn) { t.Messages[0].At = time.Date(1500, 1, 1, 0, 0, 0, 0, time.UTC) }, stratagate.ErrInvalidInput},
 		{"huge receipt", func(t *stratagate.Turn) { t.ReceiptID = strings.Repeat("r", 1000) }, stratagate.ErrTooLarge},
 	}
 	for _, c := range cases {

@@ -4,12 +4,13 @@ package kv
 // it and add another.
 var (
 	BucketMeta         = []byte("meta")
-	BucketThreads      = []byte("threads")       // thread name → Thread
-	BucketMessages     = []byte("messages")      // msg id → Message (L5, append-only)
-	BucketMessageBlock = []byte("message_block") // msg id → block id, written when the message is sealed
-	BucketReceipts     = []byte("receipts")      // receipt id → TurnRef
-	BucketBlocks       = []byte("blocks")        // block id → Block
-	BucketThreadBlocks = []byte("thread_blocks") // thread name 0x00 seq → block id
+	BucketThreads      = []byte("threads")         // thread name → Thread
+	BucketMessages     = []byte("messages")        // msg id → Message (L5, append-only)
+	BucketMessageBlock = []byte("message_block")   // msg id → block id, written when the message is sealed
+	BucketReceipts     = []byte("receipts")        // receipt id → TurnRef
+	BucketBlocks       = []byte("blocks")          // block id → Block
+	BucketThreadBlocks = []byte("thread_blocks")   // thread name 0x00 seq → block id
+	BucketThreadMsgs   = []byte("thread_messages") // thread name 0x00 msg id → empty: a thread's messages in order
 	BucketEvents       = []byte("events")
 	BucketGraphNodes   = []byte("graph.nodes")
 	BucketGraphEdges   = []byte("graph.edges")
@@ -24,7 +25,7 @@ var (
 // AllBuckets lists every bucket Open creates, in a stable order.
 var AllBuckets = [][]byte{
 	BucketMeta, BucketThreads, BucketMessages, BucketMessageBlock, BucketReceipts,
-	BucketBlocks, BucketThreadBlocks, BucketEvents, BucketGraphNodes,
+	BucketBlocks, BucketThreadBlocks, BucketThreadMsgs, BucketEvents, BucketGraphNodes,
 	BucketGraphEdges, BucketGraphFacts, BucketJobs, BucketJobQueue, BucketUse,
 	BucketRetrievals, BucketImports,
 }

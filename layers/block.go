@@ -105,6 +105,46 @@ func threadBlockKey(thread string, seq uint64) []byte {
 	return append(k, kv.Key(seq)...)
 }
 
+func threadMsgKey(thread string, id uint64) []byte { return threadBlockKey(thread, id) }
+
+// Neighbours returns the ids of the messages just before and after msg id
+// in thread (0 where there is none).
+func Neighbours(tx *bolt.Tx, thread string, id uint64) (prev, next uint64) {
+	prefix := append([]byte(thread), 0)
+	c := tx.Bucket(kv.BucketThreadMsgs).Cursor()
+	k, _ := c.Seek(threadMsgKey(thread, id))
+	if k == nil || !bytes.Equal(k, threadMsgKey(thread, id)) {
+		return 0, 0
+	}
+	if pk, _ := c.Prev(); pk != nil && bytes.HasPrefix(pk, prefix) && len(pk) == len(prefix)+8 {
+		prev = kv.ID(pk[len(prefix):])
+		c.Next()
+	} else if pk == nil {
+		c.First()
+	} else {
+		c.Next()
+	}
+	if nk, _ := c.Next(); nk != nil && bytes.HasPrefix(nk, prefix) && len(nk) == len(prefix)+8 {
+		next = kv.ID(nk[len(prefix):])
+	}
+	return prev, next
+}
+
+// ThreadMessageIDs calls fn for each message id of thread in order.
+func ThreadMessageIDs(tx *bolt.Tx, thread string, fn func(id uint64) error) error {
+	prefix := append([]byte(thread), 0)
+	c := tx.Bucket(kv.BucketThreadMsgs).Cursor()
+	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+		if len(k) != len(prefix)+8 {
+			continue
+		}
+		if err := fn(kv.ID(k[len(prefix):])); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // ThreadBlocks returns the blocks of thread in Seq order.
 func ThreadBlocks(tx *bolt.Tx, thread string) ([]Block, error) {
 	prefix := append([]byte(thread), 0)

@@ -149,6 +149,9 @@ func ValidateDerived(out *model.DeriveOutput, blockMsgs []uint64) error {
 	}
 	seen := make(map[string]bool, len(out.Tags))
 	for i := range out.Tags {
+		if !utf8.ValidString(out.Tags[i]) { // before ToLower, which would repair it
+			return bad("tag: invalid UTF-8")
+		}
 		if out.Tags[i], err = text("tag", strings.ToLower(out.Tags[i]), MaxTagRunes); err != nil {
 			return err
 		}

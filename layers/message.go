@@ -3,6 +3,7 @@ package layers
 import (
 	"crypto/sha256"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"time"
 
@@ -39,6 +40,16 @@ type Message struct {
 }
 
 const messageVersion byte = 1
+
+// Message times are stored as int64 Unix nanoseconds, which cover
+// 1678–2262; PutMessage refuses anything outside MinYear–MaxYear.
+const (
+	MinYear = 1678
+	MaxYear = 2261
+)
+
+// ErrTimeRange is returned for a message time outside MinYear–MaxYear.
+var ErrTimeRange = errors.New("sg: time out of range")
 
 // messageRecord is Message as stored: the instant in UTC nanoseconds plus
 // the original offset, because msgpack's time encoding drops the offset and
@@ -94,6 +105,9 @@ func PutMessage(tx *bolt.Tx, m *Message) error {
 	k := kv.Key(m.ID)
 	if b.Get(k) != nil {
 		return fmt.Errorf("layers: message %d: %w: already stored", m.ID, kv.ErrCorrupt)
+	}
+	if y := m.At.Year(); y < MinYear || y > MaxYear {
+		return fmt.Errorf("layers: message %d: %w: %v", m.ID, ErrTimeRange, m.At)
 	}
 	m.SHA256 = m.Hash()
 	_, off := m.At.Zone()

@@ -123,5 +123,5 @@ func summarize(s string) string {
 		}
 		n++
 	}
-	return flat[:cut] + "… [trimmed " + strconv.Itoa(len(flat)-cut) + " chars]"
+	return flat[:cut] + "… [trimmed " + strconv.Itoa(utf8.RuneCountInString(flat[cut:])) + " chars]"
 }

@@ -40,6 +40,7 @@ func AppendTurn(tx *bolt.Tx, thread, scope string, msgs []Message, blockTurns in
 	res := TurnResult{Thread: thread, Turn: th.Turns, MessageIDs: make([]uint64, len(msgs))}
 	mb := tx.Bucket(kv.BucketMessages)
 	mb.FillPercent = 0.9 // append-only: keys only grow
+	tm := tx.Bucket(kv.BucketThreadMsgs)
 	for i := range msgs {
 		id, err := kv.NextID(mb)
 		if err != nil {
@@ -51,6 +52,9 @@ func AppendTurn(tx *bolt.Tx, thread, scope string, msgs []Message, blockTurns in
 			return TurnResult{}, err
 		}
 		res.MessageIDs[i] = id
+		if err := tm.Put(threadMsgKey(thread, id), nil); err != nil {
+			return TurnResult{}, err
+		}
 		th.OpenTail = append(th.OpenTail, id)
 		if m.At.After(th.LastAt) {
 			th.LastAt = m.At.UTC()

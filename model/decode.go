@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 )
 
@@ -40,11 +41,10 @@ func Decode(raw string, v any) error {
 	if err := dec.Decode(v); err != nil {
 		return fmt.Errorf("%w: %v", ErrBadOutput, err)
 	}
-	if dec.More() {
-		return fmt.Errorf("%w: trailing data after JSON object", ErrBadOutput)
-	}
-	var tail json.RawMessage
-	if err := dec.Decode(&tail); err == nil {
+	// Anything but end of input after the object — another value, a stray
+	// closer, prose — is rejected. (dec.More reports false before '}' and
+	// ']', so it cannot be used here.)
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return fmt.Errorf("%w: trailing data after JSON object", ErrBadOutput)
 	}
 	return nil

@@ -1,0 +1,735 @@
+package heuristic
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/stratagate/stratagate/model"
+)
+
+// Output limits and rule parameters. The limits mirror the validation in
+// the layers package; the rules below are written so that no input can
+// push the output past them.
+const (
+	maxTitleRunes    = 80
+	numTags          = 5
+	maxTagRunes      = 32
+	maxSummaryRunes  = 600
+	maxFacts         = 12
+	maxFactRunes     = 240
+	maxExcerptRunes  = 240 // one speaker's sentence inside the summary
+	maxSpeakerRunes  = 40
+	minWordRunes     = 3
+	maxTitleKeywords = 3
+	titlePool        = 5 // proper nouns are looked for among this many keywords
+	minFactTokens    = 3
+)
+
+// Fixed texts: fallbacks for blocks that yield nothing, and separators.
+const (
+	emptyTitle     = "Empty block"
+	emptyTag       = "empty"
+	emptySummary   = "Empty block with no messages."
+	untitledTitle  = "Untitled block"
+	untitledTag    = "untitled"
+	ellipsis       = "…"
+	ellipsisRunes  = 1
+	summarySep     = " "
+	dateRangeSep   = " to "
+	dateLayout     = "2006-01-02"
+	hanTitleJoiner = "、"
+)
+
+// sentence is one sentence of a conversational (user or assistant)
+// message.
+type sentence struct {
+	text    string // trimmed, a substring of the sanitized content
+	msg     int    // index into DeriveInput.Messages
+	speaker int    // index into the speakers slice
+}
+
+// keyword accumulates the statistics of one candidate keyword.
+type keyword struct {
+	word    string // lower-case form; becomes the tag
+	display string // first mid-sentence capitalised spelling, "" if none
+	count   int    // occurrences
+	caps    int    // capitalised occurrences that were not sentence-initial
+	han     bool   // a Han bigram
+	stop    bool   // not a keyword (stopword, too short, too long, no letter)
+	seen    int    // 1 + index of the last sentence that scored it
+}
+
+// score is the keyword's rank: each occurrence counts 1, and a capitalised
+// occurrence that does not start a sentence counts 1 more, so names win
+// ties against common words of the same frequency.
+func (k *keyword) score() int { return k.count + k.caps }
+
+// proper reports whether the keyword looks like a name.
+func (k *keyword) proper() bool { return k.caps > 0 }
+
+// speaker is one participant in order of first appearance.
+type speaker struct {
+	label     string
+	best      int // sentence index of the most informative sentence, -1 if none
+	bestScore int
+}
+
+// deriver holds the working state of one derivation. It lives on the
+// stack of derive, so concurrent calls share nothing.
+type deriver struct {
+	in        *model.DeriveInput
+	sentences []sentence
+	speakers  []speaker
+	index     map[string]int32 // lower-case word -> kws index
+	kws       []keyword
+	lower     []byte // scratch buffer for lower-casing tokens
+}
+
+// derive applies every rule to in. It never fails: inputs that yield
+// nothing useful get fallback texts that still satisfy the limits.
+func derive(in *model.DeriveInput) model.DeriveOutput {
+	if len(in.Messages) == 0 {
+		return model.DeriveOutput{
+			Title:   emptyTitle,
+			Tags:    []string{emptyTag},
+			Summary: emptySummary,
+			Facts:   []model.DeriveFact{},
+		}
+	}
+	d := &deriver{in: in}
+	d.collect()
+	d.count()
+	ranked := d.rank()
+	return model.DeriveOutput{
+		Title:   d.title(ranked),
+		Tags:    d.tags(ranked),
+		Summary: d.summary(),
+		Facts:   d.facts(),
+	}
+}
+
+// collect splits every conversational message into sentences and records
+// speakers in order of first appearance.
+func (d *deriver) collect() {
+	byLabel := make(map[string]int)
+	d.sentences = make([]sentence, 0, 2*len(d.in.Messages))
+	for i := range d.in.Messages {
+		m := &d.in.Messages[i]
+		if !conversational(m) {
+			continue
+		}
+		label := speakerLabel(m)
+		sp, ok := byLabel[label]
+		if !ok {
+			sp = len(d.speakers)
+			byLabel[label] = sp
+			d.speakers = append(d.speakers, speaker{label: label, best: -1})
+		}
+		content := validUTF8(m.Content)
+		forEachSentence(content, func(s string) {
+			d.sentences = append(d.sentences, sentence{text: s, msg: i, speaker: sp})
+		})
+	}
+}
+
+// conversational reports whether m is said by a participant rather than
+// produced by a tool: role user or assistant, and no tool call.
+func conversational(m *model.DeriveMessage) bool {
+	if strings.TrimSpace(m.ToolName) != "" {
+		return false
+	}
+	switch strings.ToLower(strings.TrimSpace(m.Role)) {
+	case "user", "assistant":
+		return true
+	}
+	return false
+}
+
+// speakerLabel names m's author: the Speaker field with whitespace
+// collapsed, else the role with an upper-case initial.
+func speakerLabel(m *model.DeriveMessage) string {
+	if label := cleanText(validUTF8(m.Speaker)); label != "" {
+		return truncate(label, maxSpeakerRunes)
+	}
+	if strings.EqualFold(strings.TrimSpace(m.Role), "user") {
+		return "User"
+	}
+	return "Assistant" // conversational messages have no other role
+}
+
+// count tokenizes every sentence and accumulates keyword statistics.
+func (d *deriver) count() {
+	d.index = make(map[string]int32, 64)
+	for _, s := range d.sentences {
+		t := tokenizer{s: s.text}
+		initial := true
+		for {
+			tok, han, ok := t.next()
+			if !ok {
+				break
+			}
+			if han {
+				forEachBigram(tok, func(b string) { d.add(b, true, false) })
+			} else {
+				d.add(tok, false, !initial && isCapitalised(tok))
+			}
+			initial = false
+		}
+	}
+}
+
+// lookup returns the index of tok's keyword entry, creating it (and
+// deciding once whether it is a stopword) on first sight, or -1 for a
+// token too long to ever be a keyword.
+func (d *deriver) lookup(tok string, han bool) int32 {
+	if len(tok) > utf8.UTFMax*maxTagRunes {
+		return -1 // certainly over 32 runes; spares a huge map key
+	}
+	d.lower = appendLower(d.lower[:0], tok)
+	if i, ok := d.index[string(d.lower)]; ok {
+		return i
+	}
+	w := tok // already lower-case in most text: no copy needed
+	if string(d.lower) != tok {
+		w = string(d.lower)
+	}
+	k := keyword{word: w, han: han}
+	if han {
+		k.stop = stopBigram(w)
+	} else {
+		n := utf8.RuneCountInString(w)
+		k.stop = n < minWordRunes || n > maxTagRunes || !hasLetter(w) || stopword(w)
+	}
+	i := int32(len(d.kws))
+	d.kws = append(d.kws, k)
+	d.index[w] = i
+	return i
+}
+
+// add counts one occurrence of tok.
+func (d *deriver) add(tok string, han, capitalised bool) {
+	i := d.lookup(tok, han)
+	if i < 0 {
+		return
+	}
+	k := &d.kws[i]
+	if k.stop {
+		return
+	}
+	k.count++
+	if capitalised {
+		k.caps++
+		if k.display == "" {
+			k.display = tok
+		}
+	}
+}
+
+// rank returns the keywords by descending score, ties alphabetical.
+func (d *deriver) rank() []*keyword {
+	ranked := make([]*keyword, 0, len(d.kws))
+	for i := range d.kws {
+		if !d.kws[i].stop {
+			ranked = append(ranked, &d.kws[i])
+		}
+	}
+	slices.SortFunc(ranked, func(a, b *keyword) int {
+		if c := cmp.Compare(b.score(), a.score()); c != 0 {
+			return c
+		}
+		return strings.Compare(a.word, b.word)
+	})
+	return ranked
+}
+
+// tags returns the top keywords, or a fallback tag when there are none.
+func (d *deriver) tags(ranked []*keyword) []string {
+	if len(ranked) == 0 {
+		return []string{untitledTag}
+	}
+	n := min(numTags, len(ranked))
+	tags := make([]string, n)
+	for i, k := range ranked[:n] {
+		tags[i] = k.word
+	}
+	return tags
+}
+
+// title names up to three keywords: names among the top five first, then
+// the remaining keywords, each group in rank order.
+func (d *deriver) title(ranked []*keyword) string {
+	if len(ranked) == 0 {
+		return untitledTitle
+	}
+	pool := ranked[:min(titlePool, len(ranked))]
+	var picked []*keyword
+	pick := func(k *keyword) {
+		if len(picked) >= maxTitleKeywords || slices.Contains(picked, k) {
+			return
+		}
+		// Overlapping Han bigrams ("数据", "据库") would repeat characters.
+		if k.han {
+			for _, p := range picked {
+				if p.han && sharesRune(p.word, k.word) {
+					return
+				}
+			}
+		}
+		picked = append(picked, k)
+	}
+	for _, k := range pool {
+		if k.proper() {
+			pick(k)
+		}
+	}
+	for _, k := range ranked {
+		if len(picked) >= maxTitleKeywords {
+			break
+		}
+		pick(k)
+	}
+	terms := make([]string, len(picked))
+	allHan := true
+	for i, k := range picked {
+		terms[i] = k.word
+		if k.display != "" {
+			terms[i] = k.display
+		}
+		allHan = allHan && k.han
+	}
+	// Drop trailing terms until the title fits; one term always fits
+	// because a keyword is at most 32 runes.
+	for n := len(terms); n > 0; n-- {
+		t := upperFirst(joinTerms(terms[:n], allHan))
+		if utf8.RuneCountInString(t) <= maxTitleRunes {
+			return t
+		}
+	}
+	return untitledTitle
+}
+
+// joinTerms renders "A", "A and B" or "A, B and C"; Han-only terms are
+// joined with the ideographic comma instead.
+func joinTerms(terms []string, han bool) string {
+	if han {
+		return strings.Join(terms, hanTitleJoiner)
+	}
+	switch len(terms) {
+	case 0:
+		return ""
+	case 1:
+		return terms[0]
+	default:
+		return strings.Join(terms[:len(terms)-1], ", ") + " and " + terms[len(terms)-1]
+	}
+}
+
+// summary renders the date range and each speaker's most informative
+// sentence.
+func (d *deriver) summary() string {
+	for si, s := range d.sentences {
+		sc := d.sentenceScore(si, s.text)
+		sp := &d.speakers[s.speaker]
+		if sp.best < 0 || sc > sp.bestScore {
+			sp.best, sp.bestScore = si, sc
+		}
+	}
+	var b strings.Builder
+	if from, to := d.dateRange(); from != "" {
+		b.WriteString(from)
+		if to != from {
+			b.WriteString(dateRangeSep)
+			b.WriteString(to)
+		}
+		b.WriteString(": ")
+	}
+	wrote := false
+	for _, sp := range d.speakers {
+		if sp.best < 0 {
+			continue
+		}
+		if wrote {
+			b.WriteString(summarySep)
+		}
+		b.WriteString(sp.label)
+		b.WriteString(": ")
+		b.WriteString(endSentence(truncate(cleanText(d.sentences[sp.best].text), maxExcerptRunes)))
+		wrote = true
+	}
+	if !wrote {
+		n := len(d.in.Messages)
+		b.WriteString(strconv.Itoa(n))
+		if n == 1 {
+			b.WriteString(" message with no user or assistant text.")
+		} else {
+			b.WriteString(" messages with no user or assistant text.")
+		}
+	}
+	return truncate(b.String(), maxSummaryRunes)
+}
+
+// sentenceScore sums the scores of the distinct keywords in sentence si.
+func (d *deriver) sentenceScore(si int, text string) int {
+	mark := si + 1
+	score := 0
+	visit := func(tok string) {
+		if len(tok) > utf8.UTFMax*maxTagRunes {
+			return
+		}
+		d.lower = appendLower(d.lower[:0], tok)
+		i, ok := d.index[string(d.lower)]
+		if !ok {
+			return
+		}
+		k := &d.kws[i]
+		if k.stop || k.seen == mark {
+			return
+		}
+		k.seen = mark
+		score += k.score()
+	}
+	t := tokenizer{s: text}
+	for {
+		tok, han, ok := t.next()
+		if !ok {
+			return score
+		}
+		if han {
+			forEachBigram(tok, visit)
+		} else {
+			visit(tok)
+		}
+	}
+}
+
+// dateRange returns the smallest and largest calendar date of the
+// messages' non-zero times, each read in the time's own offset.
+func (d *deriver) dateRange() (from, to string) {
+	var buf [32]byte
+	for i := range d.in.Messages {
+		at := d.in.Messages[i].At
+		if at.IsZero() {
+			continue
+		}
+		day := at.AppendFormat(buf[:0], dateLayout)
+		if from == "" || string(day) < from {
+			from = string(day)
+		}
+		if to == "" || string(day) > to {
+			to = string(day)
+		}
+	}
+	return from, to
+}
+
+// facts returns up to twelve distinct cue-bearing sentences in message
+// order, each citing its message.
+func (d *deriver) facts() []model.DeriveFact {
+	facts := []model.DeriveFact{}
+	seen := make(map[string]struct{})
+	for _, s := range d.sentences {
+		if len(facts) == maxFacts {
+			break
+		}
+		if !hasCue(s.text) || tokenCount(s.text) < minFactTokens {
+			continue
+		}
+		text := truncate(stripMarker(cleanText(s.text)), maxFactRunes)
+		if text == "" {
+			continue
+		}
+		key := strings.ToLower(text)
+		if _, dup := seen[key]; dup {
+			continue
+		}
+		seen[key] = struct{}{}
+		facts = append(facts, model.DeriveFact{Text: text, MessageIDs: []uint64{d.in.Messages[s.msg].ID}})
+	}
+	return facts
+}
+
+// tokenCount counts word tokens, each Han character counting as one, and
+// returns 0 for text without any letter.
+func tokenCount(s string) int {
+	n := 0
+	letter := false
+	t := tokenizer{s: s}
+	for {
+		tok, han, ok := t.next()
+		if !ok {
+			break
+		}
+		if han {
+			n += utf8.RuneCountInString(tok)
+			letter = true
+		} else {
+			n++
+			letter = letter || hasLetter(tok)
+		}
+	}
+	if !letter {
+		return 0
+	}
+	return n
+}
+
+// forEachSentence calls fn with each trimmed, non-empty sentence of s.
+// A sentence ends at a line break; after ".", "!", "?" or "…" (plus any
+// closing quotes or brackets) when followed by white space or the end;
+// and always after "。", "！" or "？", since CJK text has no spaces.
+func forEachSentence(s string, fn func(string)) {
+	emit := func(t string) {
+		if t = strings.TrimSpace(t); t != "" {
+			fn(t)
+		}
+	}
+	start, i := 0, 0
+	for i < len(s) {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch r {
+		case '\n', '\r', '\u2028', '\u2029', '\u0085':
+			emit(s[start:i])
+			i += n
+			start = i
+			continue
+		case '.', '!', '?', '…':
+			j := skipClosers(s, i+n)
+			if j == len(s) {
+				emit(s[start:])
+				return
+			}
+			if next, _ := utf8.DecodeRuneInString(s[j:]); unicode.IsSpace(next) {
+				emit(s[start:j])
+				i, start = j, j
+				continue
+			}
+		case '。', '！', '？':
+			j := skipClosers(s, i+n)
+			emit(s[start:j])
+			i, start = j, j
+			continue
+		}
+		i += n
+	}
+	emit(s[start:])
+}
+
+// skipClosers returns the index after any closing quotes or brackets at i.
+func skipClosers(s string, i int) int {
+	for i < len(s) {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch r {
+		case '"', '\'', ')', ']', '’', '”', '」', '』', '）', '】':
+			i += n
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// tokenizer yields the words and Han runs of a string. A word is a run of
+// letters, digits and combining marks, starting with a letter or digit;
+// a single "." or "-" between two such characters is kept inside it
+// ("fly.io", "follow-up"). A Han run is a maximal run of Han characters.
+type tokenizer struct {
+	s string
+	i int
+}
+
+// next returns the next token, whether it is a Han run, and false at the
+// end.
+func (t *tokenizer) next() (tok string, han, ok bool) {
+	s, i := t.s, t.i
+	for i < len(s) {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if isHan(r) || isWordStart(r) {
+			break
+		}
+		i += n
+	}
+	if i >= len(s) {
+		t.i = i
+		return "", false, false
+	}
+	start := i
+	r, n := utf8.DecodeRuneInString(s[i:])
+	i += n
+	if isHan(r) {
+		for i < len(s) {
+			r, n = utf8.DecodeRuneInString(s[i:])
+			if !isHan(r) {
+				break
+			}
+			i += n
+		}
+		t.i = i
+		return s[start:i], true, true
+	}
+	for i < len(s) {
+		r, n = utf8.DecodeRuneInString(s[i:])
+		if isHan(r) {
+			break
+		}
+		if isWordStart(r) || unicode.IsMark(r) {
+			i += n
+			continue
+		}
+		if r == '.' || r == '-' {
+			r2, n2 := utf8.DecodeRuneInString(s[i+n:])
+			if n2 > 0 && !isHan(r2) && isWordStart(r2) {
+				i += n + n2
+				continue
+			}
+		}
+		break
+	}
+	t.i = i
+	return s[start:i], false, true
+}
+
+// forEachBigram calls fn with each pair of adjacent runes of a Han run of
+// at least two characters.
+func forEachBigram(run string, fn func(string)) {
+	for i := 0; i < len(run); {
+		_, n1 := utf8.DecodeRuneInString(run[i:])
+		if i+n1 >= len(run) {
+			return
+		}
+		_, n2 := utf8.DecodeRuneInString(run[i+n1:])
+		fn(run[i : i+n1+n2])
+		i += n1
+	}
+}
+
+// isHan reports whether r is a Han (CJK ideographic) character.
+func isHan(r rune) bool { return r >= 0x2E80 && unicode.Is(unicode.Han, r) }
+
+// isWordStart reports whether r can start a word.
+func isWordStart(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+// isCapitalised reports whether tok starts with an upper- or title-case
+// letter.
+func isCapitalised(tok string) bool {
+	r, _ := utf8.DecodeRuneInString(tok)
+	return unicode.IsUpper(r) || unicode.IsTitle(r)
+}
+
+// hasLetter reports whether s contains a letter.
+func hasLetter(s string) bool {
+	for _, r := range s {
+		if unicode.IsLetter(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// sharesRune reports whether a and b have a character in common.
+func sharesRune(a, b string) bool {
+	for _, r := range a {
+		if strings.ContainsRune(b, r) {
+			return true
+		}
+	}
+	return false
+}
+
+// appendLower appends the lower-case form of s to dst rune by rune, which
+// keeps the rune count and matches strings.ToLower.
+func appendLower(dst []byte, s string) []byte {
+	for _, r := range s {
+		dst = utf8.AppendRune(dst, unicode.ToLower(r))
+	}
+	return dst
+}
+
+// upperFirst upper-cases the first rune of s.
+func upperFirst(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	if n == 0 || !unicode.IsLower(r) {
+		return s
+	}
+	return string(unicode.ToUpper(r)) + s[n:]
+}
+
+// validUTF8 replaces each invalid byte sequence in s with U+FFFD.
+func validUTF8(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	return strings.ToValidUTF8(s, "\uFFFD")
+}
+
+// cleanText collapses runs of white space into one space and trims.
+func cleanText(s string) string {
+	clean := true
+	prevSpace := true
+	for _, r := range s {
+		sp := unicode.IsSpace(r)
+		if sp && (prevSpace || r != ' ') {
+			clean = false
+			break
+		}
+		prevSpace = sp
+	}
+	if clean && !prevSpace {
+		return s
+	}
+	return collapseSpace(s)
+}
+
+// collapseSpace joins the fields of s with single spaces.
+func collapseSpace(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// stripMarker removes leading list, quote and heading markers ("- ",
+// "* ", "• ", "> ", "## ") that carry no meaning in a fact.
+func stripMarker(s string) string {
+	for {
+		t := strings.TrimLeft(s, "-*•>#")
+		if t == s || t == "" || !strings.HasPrefix(t, " ") {
+			return s
+		}
+		s = strings.TrimSpace(t)
+	}
+}
+
+// endSentence appends a full stop (ideographic after Han text) to s unless
+// it already ends with terminal punctuation, so that joined excerpts read
+// as separate sentences.
+func endSentence(s string) string {
+	t := strings.TrimRight(s, "\"')]’”」』）】")
+	r, _ := utf8.DecodeLastRuneInString(t)
+	switch {
+	case r == utf8.RuneError && t == "":
+		return s
+	case strings.ContainsRune(".!?…。！？", r):
+		return s
+	case isHan(r):
+		return s + "。"
+	default:
+		return s + "."
+	}
+}
+
+// truncate shortens s to at most max runes on a rune boundary, ending it
+// with "…" when anything was cut. The result is trimmed.
+func truncate(s string, max int) string {
+	s = strings.TrimSpace(s)
+	if utf8.RuneCountInString(s) <= max {
+		return s
+	}
+	cut, n := 0, 0
+	for i := range s {
+		if n == max-ellipsisRunes {
+			cut = i
+			break
+		}
+		n++
+	}
+	return strings.TrimSpace(s[:cut]) + ellipsis
+}

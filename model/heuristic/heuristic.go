@@ -1,0 +1,82 @@
+package heuristic
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/stratagate/stratagate/model"
+)
+
+// ErrUnsupported is wrapped by the error Complete returns for a task this
+// model has no rules for, or for an input of the wrong type. Callers can
+// test for it with errors.Is and fall back to another model.
+var ErrUnsupported = errors.New("heuristic: unsupported task")
+
+// Model is the offline, deterministic model. The zero value is ready to
+// use; it holds no state, so one value may be shared by any number of
+// goroutines.
+type Model struct{}
+
+// Both forms satisfy the interface, so callers may embed or point to it.
+var (
+	_ model.Model = Model{}
+	_ model.Model = (*Model)(nil)
+)
+
+// New returns a heuristic model. It exists for symmetry with remote model
+// constructors; &Model{} or Model{} work just as well.
+func New() *Model { return &Model{} }
+
+// Name returns "heuristic", the name recorded in logs and the meta bucket.
+func (Model) Name() string { return "heuristic" }
+
+// Complete runs the rules for req.Task and returns their result as JSON
+// text, exactly as a remote model would, so the caller's strict decoding
+// and validation apply unchanged. For model.TaskDeriveBlock req.Input must
+// be a *model.DeriveInput (or a model.DeriveInput); the output is a
+// model.DeriveOutput that always satisfies the layers package's limits.
+//
+// It returns ctx.Err() if ctx is done before or after deriving, and an
+// error wrapping ErrUnsupported for an unknown task or input type.
+func (Model) Complete(ctx context.Context, req model.Request) (string, error) {
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
+	switch req.Task {
+	case model.TaskDeriveBlock:
+		var in *model.DeriveInput
+		switch v := req.Input.(type) {
+		case *model.DeriveInput:
+			in = v
+		case model.DeriveInput:
+			in = &v
+		}
+		if in == nil {
+			return "", fmt.Errorf("%w: %s needs a *model.DeriveInput, got %T", ErrUnsupported, req.Task, req.Input)
+		}
+		out := derive(in)
+		// Derivation is bounded but not instant on huge blocks; a caller
+		// that gave up meanwhile should not receive a result.
+		if err := ctx.Err(); err != nil {
+			return "", err
+		}
+		return encode(out)
+	default:
+		return "", fmt.Errorf("%w: %q", ErrUnsupported, req.Task)
+	}
+}
+
+// encode renders out as compact JSON. HTML escaping is off so that the raw
+// text stays readable in logs ("<", ">" and "&" appear as themselves).
+func encode(out model.DeriveOutput) (string, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(out); err != nil {
+		return "", fmt.Errorf("heuristic: encode output: %w", err)
+	}
+	return string(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))), nil
+}
