@@ -18,11 +18,12 @@ const receiptVersion byte = 1
 const maxGroup = 128
 
 type appendReq struct {
-	turn Turn
-	msgs []Message
-	res  TurnRef
-	err  error
-	done chan struct{}
+	turn  Turn
+	msgs  []Message
+	terms [][]string // raw-index terms per message, computed by the caller's goroutine
+	res   TurnRef
+	err   error
+	done  chan struct{}
 }
 
 // Append stores one completed turn and returns once it is durable (fsynced
@@ -47,7 +48,10 @@ func (m *Memory) Append(ctx context.Context, t Turn) (TurnRef, error) {
 	if err != nil {
 		return TurnRef{}, err
 	}
-	req := &appendReq{turn: t, msgs: msgs, done: make(chan struct{})}
+	req := &appendReq{turn: t, msgs: msgs, terms: make([][]string, len(msgs)), done: make(chan struct{})}
+	for i := range msgs {
+		req.terms[i] = messageTerms(&msgs[i])
+	}
 	select {
 	case m.commits <- req:
 	case <-ctx.Done():
@@ -196,6 +200,11 @@ func (m *Memory) appendTx(tx *bolt.Tx, r *appendReq) error {
 	res, err := layers.AppendTurn(tx, r.turn.Thread, r.turn.Scope, msgs, m.opts.BlockTurns, m.opts.Clock())
 	if err != nil {
 		return err
+	}
+	for i := range msgs {
+		if _, err := m.raw.Add(tx, rawDoc(&msgs[i], r.turn.Scope, r.terms[i])); err != nil {
+			return err
+		}
 	}
 	r.res = TurnRef{Thread: res.Thread, Turn: res.Turn, MessageIDs: res.MessageIDs, SealedBlockID: res.SealedBlockID}
 	if r.turn.ReceiptID != "" {

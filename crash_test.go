@@ -110,7 +110,7 @@ func TestCrash(t *testing.T) {
 		cmd.Env = append(os.Environ(), crashEnvPath+"="+path)
 		out, err := cmd.StdoutPipe()
 		require.NoError(t, err)
-		var stderr bytes.Buffer
+		var stderr lockedBuffer
 		cmd.Stderr = &stderr
 		require.NoError(t, cmd.Start())
 		lines := make(chan string, 1024)
@@ -121,9 +121,15 @@ func TestCrash(t *testing.T) {
 			}
 			close(lines)
 		}()
-		// Kill at a random moment: sometimes during Open and recovery,
-		// mostly while appending across block boundaries.
-		deadline := time.After(time.Duration(rng.IntN(250)) * time.Millisecond)
+		// Kill at a random moment: a quarter of the time counted from the
+		// start (during Open and recovery, or early appends), otherwise
+		// counted from the first acknowledged append.
+		delay := time.Duration(rng.IntN(150)) * time.Millisecond
+		fromStart := rng.IntN(4) == 0
+		var deadline <-chan time.Time
+		if fromStart {
+			deadline = time.After(delay)
+		}
 		got := 0
 	read:
 		for {
@@ -137,6 +143,11 @@ func TestCrash(t *testing.T) {
 				k, _ := strconv.ParseUint(f[2], 10, 64)
 				acked[f[1]] = max(acked[f[1]], k)
 				got++
+				if deadline == nil {
+					deadline = time.After(delay)
+				}
+			case <-time.After(30 * time.Second):
+				t.Fatalf("round %d: child silent for 30s; stderr: %s", round, stderr.String())
 			case <-deadline:
 				break read
 			}
@@ -159,10 +170,28 @@ func TestCrash(t *testing.T) {
 	t.Logf("%d kills (%d after appends had started); acknowledged turns: %v", kills, midAppend, acked)
 }
 
+// lockedBuffer is a bytes.Buffer safe to read while exec copies into it.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
 // verifyCrashStore reopens the file after a kill and checks: every
 // acknowledged turn is present byte for byte; every sealed block holds whole
 // turns and its L5 hash verifies; every job left pending resumes and
-// finishes with its block ready.
+// finishes with its block ready; the raw index equals a fresh rebuild.
 func verifyCrashStore(t *testing.T, path string, acked map[string]uint64, round int) {
 	t.Helper()
 	mem, err := stratagate.Open(path, &stratagate.Options{BlockTurns: crashTurns})
@@ -207,6 +236,7 @@ func verifyCrashStore(t *testing.T, path string, acked map[string]uint64, round 
 		}
 		require.Equal(t, len(all), i, "round %d: thread %s has extra messages", round, th.Name)
 	}
+	require.NoError(t, mem.CheckIndexes(ctx), "round %d: index equals a rebuild from the messages", round)
 	s, err := mem.Stats(ctx)
 	require.NoError(t, err)
 	require.Zero(t, s.JobsQueued, "round %d", round)

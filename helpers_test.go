@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/stratagate/stratagate"
+	"github.com/stratagate/stratagate/internal/sample"
 	"github.com/stratagate/stratagate/model"
 )
 
@@ -89,4 +90,11 @@ func (s *scriptModel) Calls() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.calls
+}
+
+func loadSample(t testing.TB) *sample.File {
+	t.Helper()
+	f, err := sample.Load("testdata/conversation.json")
+	require.NoError(t, err)
+	return f
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/stratagate/stratagate/index"
 	"github.com/stratagate/stratagate/kv"
 	"github.com/stratagate/stratagate/layers"
 	"github.com/stratagate/stratagate/wal"
@@ -16,7 +17,9 @@ import (
 type Memory struct {
 	db     *kv.DB
 	opts   Options
-	runner *wal.Runner // nil when read-only
+	runner *wal.Runner  // nil when read-only
+	raw    *index.Index // L5 messages, BM25 over their text
+	obs    *observer    // retrieval log writer; nil when read-only
 
 	commits chan *appendReq
 	flushed chan struct{} // closed when the commit loop exits
@@ -39,9 +42,13 @@ func Open(path string, opts *Options) (*Memory, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &Memory{db: db, opts: o}
+	m := &Memory{db: db, opts: o, raw: newRawIndex()}
 	if o.ReadOnly {
 		return m, nil
+	}
+	if err := m.ensureIndexes(); err != nil {
+		_ = db.Close()
+		return nil, err
 	}
 	m.runner = wal.NewRunner(db, wal.RunnerOptions{
 		MaxAttempts: o.JobAttempts, Backoff: o.JobBackoff, Logger: o.Logger, Now: o.Clock,
@@ -51,6 +58,7 @@ func Open(path string, opts *Options) (*Memory, error) {
 		_ = db.Close()
 		return nil, err
 	}
+	m.startObserver()
 	m.commits = make(chan *appendReq, 64)
 	m.flushed = make(chan struct{})
 	go m.commitLoop()
@@ -75,6 +83,7 @@ func (m *Memory) Close() error {
 	if m.runner != nil {
 		m.runner.Stop()
 	}
+	m.stopObserver()
 	return m.db.Close()
 }
 
@@ -106,6 +115,7 @@ func (m *Memory) WaitIdle(ctx context.Context) error {
 	if m.runner == nil {
 		return ErrReadOnly
 	}
+	m.flushObservations()
 	err = m.runner.WaitIdle(ctx)
 	if errors.Is(err, wal.ErrStopped) {
 		return ErrClosed

@@ -59,13 +59,16 @@ func Open(path string, o Options) (*DB, error) {
 		if errors.Is(err, berrors.ErrTimeout) {
 			return nil, fmt.Errorf("kv: open %s: %w (waited %v)", path, ErrLocked, o.LockTimeout)
 		}
-		if errors.Is(err, berrors.ErrInvalid) || errors.Is(err, berrors.ErrChecksum) {
-			return nil, fmt.Errorf("kv: open %s: %w: %v", path, ErrCorrupt, err)
-		}
 		if errors.Is(err, berrors.ErrVersionMismatch) {
 			return nil, fmt.Errorf("kv: open %s: %w: %v", path, ErrVersionMismatch, err)
 		}
-		return nil, fmt.Errorf("kv: open %s: %w", path, err)
+		var pe *os.PathError
+		if errors.As(err, &pe) || errors.Is(err, os.ErrNotExist) || errors.Is(err, os.ErrPermission) {
+			return nil, fmt.Errorf("kv: open %s: %w", path, err)
+		}
+		// Anything else bbolt rejects is a file it cannot read as a
+		// database: bad magic, checksum, truncated ("file size too small").
+		return nil, fmt.Errorf("kv: open %s: %w: %v", path, ErrCorrupt, err)
 	}
 	db := &DB{bolt: b, path: path}
 	if o.ReadOnly {

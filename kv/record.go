@@ -40,6 +40,9 @@ func Decode(data []byte, v any, accepted ...byte) (byte, error) {
 	if !ok {
 		return ver, fmt.Errorf("%w: record version %d, want one of %v", ErrVersionMismatch, ver, accepted)
 	}
+	if err := checkMsgpack(data[1:]); err != nil {
+		return ver, err
+	}
 	r := bytes.NewReader(data[1:])
 	dec := msgpack.NewDecoder(r)
 	if err := dec.Decode(v); err != nil {

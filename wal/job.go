@@ -141,9 +141,11 @@ func Retry(tx *bolt.Tx, id uint64, cause string, now, notBefore time.Time) (Job,
 	})
 }
 
-// Fail marks a running job failed for good; it stays visible with its error.
+// Fail marks a running job failed for good; it stays visible with its
+// error. A pending job may be failed too: one whose attempts were all used
+// up by processes that died while running it.
 func Fail(tx *bolt.Tx, id uint64, cause string, now time.Time) (Job, error) {
-	return transition(tx, id, []State{StateRunning}, func(j *Job) {
+	return transition(tx, id, []State{StateRunning, StatePending}, func(j *Job) {
 		j.State, j.Err, j.Updated, j.NotBefore = StateFailed, cause, now.UTC(), time.Time{}
 	})
 }

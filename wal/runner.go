@@ -64,6 +64,7 @@ type Runner struct {
 
 	mu struct {
 		sync.Mutex
+		seq     uint64 // bumped by every Notify
 		idle    bool
 		stopped bool
 		changed chan struct{} // closed and replaced on every idle/stop change
@@ -119,11 +120,36 @@ func (r *Runner) Start() error {
 // Notify tells the worker that jobs were enqueued. WaitIdle called after
 // Notify returns will not report idle before the worker has looked.
 func (r *Runner) Notify() {
+	r.mu.Lock()
+	r.mu.seq++
+	r.mu.Unlock()
 	r.setIdle(false)
 	select {
 	case r.wake <- struct{}{}:
 	default:
 	}
+}
+
+func (r *Runner) notifySeq() uint64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.mu.seq
+}
+
+// goIdle marks the runner idle unless a Notify arrived since seq was read:
+// that Notify may announce a job the queue scan did not see yet.
+func (r *Runner) goIdle(seq uint64) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.mu.seq != seq {
+		return false
+	}
+	if !r.mu.idle {
+		r.mu.idle = true
+		close(r.mu.changed)
+		r.mu.changed = make(chan struct{})
+	}
+	return true
 }
 
 func (r *Runner) setIdle(idle bool) {
@@ -184,14 +210,17 @@ func (r *Runner) loop(ctx context.Context) {
 		case <-r.wake:
 		}
 		for {
+			seq := r.notifySeq()
 			next, wait, err := r.pick()
 			if err != nil {
 				r.opts.Logger.Error("job queue unreadable", "err", err)
 				wait = r.opts.MaxBackoff
 			}
 			if next == nil && wait == 0 {
-				r.setIdle(true)
-				break
+				if r.goIdle(seq) {
+					break
+				}
+				continue
 			}
 			if next == nil {
 				t := time.NewTimer(wait)
@@ -226,6 +255,9 @@ func (r *Runner) pick() (*Job, time.Duration, error) {
 	now := time.Now()
 	var wait time.Duration
 	for i := range q {
+		if q[i].State != StatePending {
+			continue // running: claimed by a worker (only ever this one)
+		}
 		if d := q[i].NotBefore.Sub(now); d > 0 {
 			if wait == 0 || d < wait {
 				wait = d
@@ -241,6 +273,12 @@ func (r *Runner) pick() (*Job, time.Duration, error) {
 func (r *Runner) run(ctx context.Context, j Job) bool {
 	log := r.opts.Logger.With("job", j.ID, "kind", j.Kind, "target", j.Target)
 	h, ok := r.handlers[j.Kind]
+	if j.Attempts >= r.opts.MaxAttempts {
+		// Every attempt was used up by a process that died during the
+		// job: running it again would crash again.
+		r.fail(log, h, ok, j, fmt.Sprintf("attempts exhausted: %d attempts interrupted (last: %s)", j.Attempts, j.Err))
+		return true
+	}
 	if err := r.db.Update(func(tx *bolt.Tx) error {
 		var err error
 		j, err = Claim(tx, j.ID, r.opts.Now())
@@ -257,7 +295,7 @@ func (r *Runner) run(ctx context.Context, j Job) bool {
 		apply, runErr = safeRun(ctx, h, j)
 		if runErr == nil {
 			runErr = r.db.Update(func(tx *bolt.Tx) error {
-				if err := apply(tx); err != nil {
+				if err := safeApply(apply, tx); err != nil {
 					return err
 				}
 				_, err := Done(tx, j.ID, r.opts.Now())
@@ -279,30 +317,47 @@ func (r *Runner) run(ctx context.Context, j Job) bool {
 	cause := runErr.Error()
 	var perm permanentError
 	final := errors.As(runErr, &perm) || j.Attempts >= r.opts.MaxAttempts
-	err := r.db.Update(func(tx *bolt.Tx) error {
-		now := r.opts.Now()
-		if !final {
-			_, err := Retry(tx, j.ID, cause, now, time.Now().Add(r.backoff(j.Attempts)))
+	if !final {
+		err := r.db.Update(func(tx *bolt.Tx) error {
+			_, err := Retry(tx, j.ID, cause, r.opts.Now(), time.Now().Add(r.backoff(j.Attempts)))
 			return err
+		})
+		if err != nil {
+			log.Error("recording job retry", "err", err)
+		} else {
+			log.Info("job will retry", "attempts", j.Attempts, "err", cause)
 		}
-		if _, err := Fail(tx, j.ID, cause, now); err != nil {
+		return true
+	}
+	r.fail(log, h, ok, j, cause)
+	return true
+}
+
+// fail marks j failed for good, running its OnFail hook in the same
+// transaction. If the hook fails, the job is still marked failed (without
+// the hook's effect) so that it can never wedge the queue.
+func (r *Runner) fail(log *slog.Logger, h Handler, ok bool, j Job, cause string) {
+	err := r.db.Update(func(tx *bolt.Tx) error {
+		if _, err := Fail(tx, j.ID, cause, r.opts.Now()); err != nil {
 			return err
 		}
 		if ok && h.OnFail != nil {
-			return h.OnFail(tx, j, cause)
+			return safeApply(func(tx *bolt.Tx) error { return h.OnFail(tx, j, cause) }, tx)
 		}
 		return nil
 	})
 	if err != nil {
+		log.Error("job failure hook failed; marking the job failed without it", "err", err)
+		err = r.db.Update(func(tx *bolt.Tx) error {
+			_, err := Fail(tx, j.ID, cause+"; failure hook: "+err.Error(), r.opts.Now())
+			return err
+		})
+	}
+	if err != nil {
 		log.Error("recording job failure", "err", err)
-		return true
+		return
 	}
-	if final {
-		log.Warn("job failed", "attempts", j.Attempts, "err", cause)
-	} else {
-		log.Info("job will retry", "attempts", j.Attempts, "err", cause)
-	}
-	return true
+	log.Warn("job failed", "attempts", j.Attempts, "err", cause)
 }
 
 func (r *Runner) backoff(attempts int) time.Duration {
@@ -311,6 +366,17 @@ func (r *Runner) backoff(attempts int) time.Duration {
 		d *= 2
 	}
 	return min(d, r.opts.MaxBackoff)
+}
+
+// safeApply runs fn inside tx, converting a panic into a permanent error
+// (the transaction then rolls back).
+func safeApply(fn Apply, tx *bolt.Tx) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = Permanent(fmt.Errorf("apply panic: %v", p))
+		}
+	}()
+	return fn(tx)
 }
 
 // safeRun converts a handler panic into an error: a bug in one derivation

@@ -1,0 +1,392 @@
+package index
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/RoaringBitmap/roaring/v2"
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/stratagate/stratagate/kv"
+)
+
+// Errors.
+var (
+	// ErrDuplicate is returned by Add for a record id already indexed.
+	ErrDuplicate = errors.New("sg: record already indexed")
+	// ErrFull is returned when the index would exceed 2^32-1 documents.
+	ErrFull = errors.New("sg: index full")
+	// ErrSchema is returned for a document or query that does not fit the
+	// index's fields.
+	ErrSchema = errors.New("sg: document does not match index fields")
+)
+
+// Reserved keyword prefixes. Callers' keywords must not start with 0x00.
+const (
+	scopePrefix = "\x00s:"
+	tombKeyword = "\x00tomb"
+)
+
+// Field describes one indexed text field and its BM25F parameters.
+type Field struct {
+	Name   string
+	Weight float64 // BM25F weight; 1 for plain BM25
+	B      float64 // length normalisation; 0.75 by default (use -1 for none)
+}
+
+// Options configure an Index.
+type Options struct {
+	// CacheEntries bounds the decoded-postings cache, counted in postings
+	// (one per document per term). Default 4M (~40 MB); negative disables.
+	CacheEntries int
+}
+
+// Index is a persisted inverted index stored in the bucket "idx.NAME" of a
+// kv file. All reads and writes happen inside the caller's bbolt
+// transaction, so a record and its index entries commit together. An Index
+// is safe for concurrent use; its only in-memory state is a cache of
+// decoded postings, validated against the transaction on every use.
+type Index struct {
+	name   []byte
+	fields []Field
+	cache  *cache
+}
+
+// New returns the index NAME with the given fields (at most 255). The same
+// name must always be opened with the same fields.
+func New(name string, fields []Field, o Options) *Index {
+	limit := o.CacheEntries
+	if limit == 0 {
+		limit = 4 << 20
+	}
+	fs := slices.Clone(fields)
+	for i := range fs {
+		if fs[i].Weight == 0 {
+			fs[i].Weight = 1
+		}
+		if fs[i].B == 0 {
+			fs[i].B = 0.75
+		} else if fs[i].B < 0 {
+			fs[i].B = 0
+		}
+	}
+	return &Index{name: []byte("idx." + name), fields: fs, cache: newCache(limit)}
+}
+
+// Name returns the index's bucket name.
+func (ix *Index) Name() string { return string(ix.name) }
+
+// Fields returns the index's fields.
+func (ix *Index) Fields() []Field { return ix.fields }
+
+// Doc is one document to index: a record id, its scope, its terms per field
+// (already tokenized, in Fields order), exact-match keywords and an
+// optional time interval.
+type Doc struct {
+	ID       uint64
+	Scope    string
+	Fields   [][]string
+	Keywords []string
+	Start    time.Time // zero = no time
+	End      time.Time // zero = Start
+}
+
+// Create makes the index's buckets in tx if they do not exist.
+func (ix *Index) Create(tx *bolt.Tx) error {
+	root, err := tx.CreateBucketIfNotExists(ix.name)
+	if err != nil {
+		return err
+	}
+	for _, name := range subBuckets {
+		if _, err := root.CreateBucketIfNotExists(name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Drop deletes the whole index in tx (Rebuild starts from here).
+func (ix *Index) Drop(tx *bolt.Tx) error {
+	ix.cache.reset()
+	if tx.Bucket(ix.name) == nil {
+		return nil
+	}
+	return tx.DeleteBucket(ix.name)
+}
+
+type buckets struct {
+	meta, docs, ids, terms, post, kwmeta, kw, time *bolt.Bucket
+}
+
+func (ix *Index) buckets(tx *bolt.Tx) (*buckets, error) {
+	root := tx.Bucket(ix.name)
+	if root == nil {
+		return nil, nil
+	}
+	b := &buckets{
+		meta: root.Bucket(bMeta), docs: root.Bucket(bDocs), ids: root.Bucket(bIDs),
+		terms: root.Bucket(bTerms), post: root.Bucket(bPost), kwmeta: root.Bucket(bKWMeta),
+		kw: root.Bucket(bKW), time: root.Bucket(bTime),
+	}
+	if b.meta == nil || b.docs == nil || b.ids == nil || b.terms == nil || b.post == nil || b.kwmeta == nil || b.kw == nil || b.time == nil {
+		return nil, fmt.Errorf("index %s: %w: missing sub-bucket", ix.name, kv.ErrCorrupt)
+	}
+	return b, nil
+}
+
+func (ix *Index) loadStats(b *buckets) (stats, error) {
+	var st stats
+	v := b.meta.Get(kStats)
+	if v == nil {
+		st.TotalLen = make([]uint64, len(ix.fields))
+		return st, nil
+	}
+	if _, err := kv.Decode(v, &st, statsVersion); err != nil {
+		return st, fmt.Errorf("index %s: stats: %w", ix.name, err)
+	}
+	if len(st.TotalLen) != len(ix.fields) {
+		return st, fmt.Errorf("index %s: %w: stats for %d fields, index has %d", ix.name, ErrSchema, len(st.TotalLen), len(ix.fields))
+	}
+	return st, nil
+}
+
+func (ix *Index) saveStats(b *buckets, st *stats) error {
+	v, err := kv.Encode(statsVersion, st)
+	if err != nil {
+		return err
+	}
+	return b.meta.Put(kStats, v)
+}
+
+// Add indexes doc inside tx and returns its doc number. Doc numbers are
+// assigned densely in Add order.
+func (ix *Index) Add(tx *bolt.Tx, doc Doc) (uint32, error) {
+	if len(doc.Fields) != len(ix.fields) {
+		return 0, fmt.Errorf("index %s: %w: %d fields, want %d", ix.name, ErrSchema, len(doc.Fields), len(ix.fields))
+	}
+	for _, k := range doc.Keywords {
+		if k == "" || k[0] == 0 {
+			return 0, fmt.Errorf("index %s: %w: keyword %q", ix.name, ErrSchema, k)
+		}
+	}
+	if err := ix.Create(tx); err != nil {
+		return 0, err
+	}
+	b, err := ix.buckets(tx)
+	if err != nil {
+		return 0, err
+	}
+	if b.ids.Get(kv.Key(doc.ID)) != nil {
+		return 0, fmt.Errorf("index %s: %w: record %d", ix.name, ErrDuplicate, doc.ID)
+	}
+	st, err := ix.loadStats(b)
+	if err != nil {
+		return 0, err
+	}
+	if st.Docs == ^uint32(0)-1 {
+		return 0, fmt.Errorf("index %s: %w", ix.name, ErrFull)
+	}
+	st.Docs++
+	st.Live++
+	st.Gen++
+	d := st.Docs // doc numbers start at 1
+	rec := docRecord{ID: doc.ID, Scope: doc.Scope, Lens: make([]uint32, len(ix.fields)), Keywords: doc.Keywords}
+	var key []byte
+	for f, terms := range doc.Fields {
+		rec.Lens[f] = uint32(len(terms))
+		st.TotalLen[f] += uint64(len(terms))
+		tfs := countTerms(terms)
+		for _, tt := range tfs {
+			key = termKey(key, uint8(f), tt.term)
+			if err := ix.addPosting(b, key, uint8(f), tt.term, d, tt.tf, rec.Lens[f], st.Gen); err != nil {
+				return 0, err
+			}
+		}
+	}
+	kws := append([]string{scopePrefix + doc.Scope}, doc.Keywords...)
+	slices.Sort(kws)
+	kws = slices.Compact(kws)
+	for _, kw := range kws {
+		if err := ix.addKeyword(b, kw, d, st.Gen); err != nil {
+			return 0, err
+		}
+	}
+	if !doc.Start.IsZero() {
+		end := doc.End
+		if end.IsZero() || end.Before(doc.Start) {
+			end = doc.Start
+		}
+		rec.Start, rec.End, rec.HasTime = doc.Start.UnixNano(), end.UnixNano(), true
+		st.MaxSpan = max(st.MaxSpan, rec.End-rec.Start)
+		if err := b.time.Put(timeKey(rec.Start, d), binary.BigEndian.AppendUint64(nil, uint64(rec.End))); err != nil {
+			return 0, err
+		}
+	}
+	v, err := kv.Encode(docVersion, &rec)
+	if err != nil {
+		return 0, err
+	}
+	b.docs.FillPercent = 0.9
+	if err := b.docs.Put(docKey(d), v); err != nil {
+		return 0, err
+	}
+	if err := b.ids.Put(kv.Key(doc.ID), docKey(d)); err != nil {
+		return 0, err
+	}
+	return d, ix.saveStats(b, &st)
+}
+
+type termTF struct {
+	term string
+	tf   uint16
+}
+
+// countTerms returns each distinct term with its frequency, sorted by term
+// so that writes happen in a deterministic order.
+func countTerms(terms []string) []termTF {
+	sorted := slices.Clone(terms)
+	slices.Sort(sorted)
+	var out []termTF
+	for i := 0; i < len(sorted); {
+		j := i + 1
+		for j < len(sorted) && sorted[j] == sorted[i] {
+			j++
+		}
+		out = append(out, termTF{sorted[i], uint16(min(j-i, 65535))})
+		i = j
+	}
+	return out
+}
+
+func (ix *Index) addPosting(b *buckets, tkey []byte, field uint8, term string, d uint32, tf uint16, l uint32, gen uint64) error {
+	var tr termRecord
+	if v := b.terms.Get(tkey); v != nil {
+		var err error
+		if tr, err = decodeTermRecord(v); err != nil {
+			return err
+		}
+	}
+	tr.DF++
+	tr.MaxTF = max(tr.MaxTF, tf)
+	tr.Gen = gen
+	if err := b.terms.Put(tkey, tr.encode()); err != nil {
+		return err
+	}
+	pk := postKey(nil, field, term, d>>chunkShift)
+	var c chunk
+	if v := b.post.Get(pk); v != nil {
+		if err := decodeChunk(v, &c); err != nil {
+			return err
+		}
+	}
+	if n := len(c.docs); n > 0 && c.docs[n-1] >= d {
+		return fmt.Errorf("index %s: %w: doc %d not after %d", ix.name, kv.ErrCorrupt, d, c.docs[n-1])
+	}
+	c.docs = append(c.docs, d)
+	c.tfs = append(c.tfs, tf)
+	c.lens = append(c.lens, l)
+	v, err := c.encode()
+	if err != nil {
+		return err
+	}
+	return b.post.Put(pk, v)
+}
+
+func (ix *Index) addKeyword(b *buckets, kw string, d uint32, gen uint64) error {
+	var kr kwRecord
+	if v := b.kwmeta.Get([]byte(kw)); v != nil {
+		var err error
+		if kr, err = decodeKWRecord(v); err != nil {
+			return err
+		}
+	}
+	kr.Count++
+	kr.Gen = gen
+	if err := b.kwmeta.Put([]byte(kw), kr.encode()); err != nil {
+		return err
+	}
+	k := kwKey(nil, kw, d>>chunkShift)
+	bm := roaring.New()
+	if v := b.kw.Get(k); v != nil {
+		var err error
+		if bm, err = decodeBitmap(v); err != nil {
+			return err
+		}
+	}
+	bm.Add(d)
+	v, err := encodeBitmap(bm)
+	if err != nil {
+		return err
+	}
+	return b.kw.Put(k, v)
+}
+
+// Delete tombstones record id: it is never returned again. Its postings
+// stay (and keep counting in document frequencies) until Rebuild.
+func (ix *Index) Delete(tx *bolt.Tx, id uint64) error {
+	b, err := ix.buckets(tx)
+	if err != nil {
+		return err
+	}
+	if b == nil {
+		return fmt.Errorf("index %s: record %d: %w", ix.name, id, kv.ErrNotFound)
+	}
+	dv := b.ids.Get(kv.Key(id))
+	if dv == nil {
+		return fmt.Errorf("index %s: record %d: %w", ix.name, id, kv.ErrNotFound)
+	}
+	d := binary.BigEndian.Uint32(dv)
+	tomb, err := ix.keyword(b, tombKeyword)
+	if err != nil {
+		return err
+	}
+	if tomb != nil && tomb.Contains(d) {
+		return nil
+	}
+	st, err := ix.loadStats(b)
+	if err != nil {
+		return err
+	}
+	st.Live--
+	st.Gen++
+	if err := ix.addKeyword(b, tombKeyword, d, st.Gen); err != nil {
+		return err
+	}
+	return ix.saveStats(b, &st)
+}
+
+// Len returns the number of live documents.
+func (ix *Index) Len(tx *bolt.Tx) (int, error) {
+	b, err := ix.buckets(tx)
+	if err != nil || b == nil {
+		return 0, err
+	}
+	st, err := ix.loadStats(b)
+	return int(st.Live), err
+}
+
+// Lookup returns the doc number of record id, or false.
+func (ix *Index) Lookup(tx *bolt.Tx, id uint64) (uint32, bool) {
+	b, err := ix.buckets(tx)
+	if err != nil || b == nil {
+		return 0, false
+	}
+	v := b.ids.Get(kv.Key(id))
+	if len(v) != 4 {
+		return 0, false
+	}
+	return binary.BigEndian.Uint32(v), true
+}
+
+// Count returns the number of documents ever added (tombstoned included).
+func (ix *Index) Count(tx *bolt.Tx) (int, error) {
+	b, err := ix.buckets(tx)
+	if err != nil || b == nil {
+		return 0, err
+	}
+	st, err := ix.loadStats(b)
+	return int(st.Docs), err
+}
