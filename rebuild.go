@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -40,13 +42,18 @@ func (m *Memory) ensureIndexes() error {
 // rebuildRaw regenerates ix from the messages bucket in id order, which is
 // the order Append indexed them in, so the result is byte-identical to the
 // incremental index.
-func rebuildRaw(tx *bolt.Tx, ix *index.Index) error {
-	if err := ix.Drop(tx); err != nil {
+func rebuildRaw(tx *bolt.Tx, ix *index.Index) error { return rebuildRawFrom(tx, tx, ix) }
+
+// rebuildRawFrom rebuilds ix in dst from the messages and threads of src
+// (the same transaction, or another file's for CheckIndexes).
+func rebuildRawFrom(src, dst *bolt.Tx, ix *index.Index) error {
+	if err := ix.Drop(dst); err != nil {
 		return err
 	}
-	if err := ix.Create(tx); err != nil {
+	if err := ix.Create(dst); err != nil {
 		return err
 	}
+	tx := src
 	scopes := map[string]string{}
 	return tx.Bucket(kv.BucketMessages).ForEach(func(_, v []byte) error {
 		msg, err := layers.DecodeMessage(v)
@@ -65,7 +72,7 @@ func rebuildRaw(tx *bolt.Tx, ix *index.Index) error {
 			scope = th.Scope
 			scopes[msg.Thread] = scope
 		}
-		_, err = ix.Add(tx, rawDoc(&msg, scope, messageTerms(&msg)))
+		_, err = ix.Add(dst, rawDoc(&msg, scope, messageTerms(&msg)))
 		return err
 	})
 }
@@ -83,37 +90,41 @@ func (m *Memory) RebuildIndexes(ctx context.Context) error {
 	return m.db.Update(func(tx *bolt.Tx) error { return rebuildRaw(tx, m.raw) })
 }
 
-var errRollback = errors.New("rollback")
-
-// CheckIndexes rebuilds every derived index into a scratch bucket and
-// compares it with the stored one, key by key; any difference is
-// ErrIndexMismatch naming the first differing key. It needs a writable
-// Memory (the scratch work is rolled back) and blocks writers meanwhile.
+// CheckIndexes rebuilds every derived index from its source records into a
+// temporary file and compares it with the stored one, key by key; any
+// difference is ErrIndexMismatch naming the first differing key. It works
+// on a read-only Memory and does not block writers (it reads one
+// snapshot).
 func (m *Memory) CheckIndexes(ctx context.Context) error {
 	release, err := m.enter(ctx)
 	if err != nil {
 		return err
 	}
 	defer release()
-	if m.opts.ReadOnly {
-		return ErrReadOnly
-	}
-	var mismatch error
-	err = m.db.Update(func(tx *bolt.Tx) error {
-		scratch := index.New(rawIndexName+".check", m.raw.Fields(), index.Options{CacheEntries: -1})
-		if err := rebuildRaw(tx, scratch); err != nil {
-			return err
-		}
-		mismatch = compareBuckets(tx.Bucket([]byte(m.raw.Name())), tx.Bucket([]byte(scratch.Name())), m.raw.Name())
-		return errRollback
-	})
-	if !errors.Is(err, errRollback) {
+	dir, err := os.MkdirTemp("", "stratagate-check-")
+	if err != nil {
 		return err
 	}
-	return mismatch
+	defer os.RemoveAll(dir)
+	scratch, err := kv.Open(filepath.Join(dir, "check.sg"), kv.Options{NoSync: true})
+	if err != nil {
+		return err
+	}
+	defer scratch.Close()
+	return m.db.View(func(tx *bolt.Tx) error {
+		fresh := index.New(rawIndexName, m.raw.Fields(), index.Options{CacheEntries: -1})
+		if err := scratch.Update(func(stx *bolt.Tx) error { return rebuildRawFrom(tx, stx, fresh) }); err != nil {
+			return err
+		}
+		return scratch.View(func(stx *bolt.Tx) error {
+			name := []byte(m.raw.Name())
+			return compareBuckets(tx.Bucket(name), stx.Bucket(name), m.raw.Name())
+		})
+	})
 }
 
-// compareBuckets compares two bucket trees; nil when identical.
+// compareBuckets compares two bucket trees; nil when identical. a is the
+// stored tree, b the fresh one.
 func compareBuckets(a, b *bolt.Bucket, path string) error {
 	if a == nil || b == nil {
 		if a == nil && b == nil {
