@@ -3,6 +3,7 @@ package stratagate_test
 import (
 	"context"
 	"fmt"
+	"math"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -13,6 +14,7 @@ import (
 	"github.com/stratagate/stratagate"
 	"github.com/stratagate/stratagate/internal/sample"
 	"github.com/stratagate/stratagate/model"
+	"github.com/stratagate/stratagate/model/heuristic"
 )
 
 var base = time.Date(2024, 3, 5, 19, 30, 0, 0, time.FixedZone("", -5*3600))
@@ -66,6 +68,9 @@ type scriptModel struct {
 func (s *scriptModel) Name() string { return "script" }
 
 func (s *scriptModel) Complete(ctx context.Context, req model.Request) (string, error) {
+	if req.Task != model.TaskDeriveBlock {
+		return heuristic.New().Complete(ctx, req) // only derivation is scripted
+	}
 	if s.gate != nil {
 		select {
 		case <-s.gate:
@@ -98,3 +103,6 @@ func loadSample(t testing.TB) *sample.File {
 	require.NoError(t, err)
 	return f
 }
+
+func mathExp(x float64) float64 { return math.Exp(x) }
+func mathLog(x float64) float64 { return math.Log(x) }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/stratagate/stratagate/events"
 	"github.com/stratagate/stratagate/index"
 	"github.com/stratagate/stratagate/kv"
 	"github.com/stratagate/stratagate/layers"
@@ -19,6 +20,7 @@ type Memory struct {
 	opts   Options
 	runner *wal.Runner  // nil when read-only
 	raw    *index.Index // L5 messages, BM25 over their text
+	events *index.Index // event cards, BM25F over their fields
 	obs    *observer    // retrieval log writer; nil when read-only
 
 	commits chan *appendReq
@@ -42,7 +44,7 @@ func Open(path string, opts *Options) (*Memory, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &Memory{db: db, opts: o, raw: newRawIndex()}
+	m := &Memory{db: db, opts: o, raw: newRawIndex(), events: events.NewIndex()}
 	if o.ReadOnly {
 		return m, nil
 	}
@@ -54,6 +56,7 @@ func Open(path string, opts *Options) (*Memory, error) {
 		MaxAttempts: o.JobAttempts, Backoff: o.JobBackoff, Logger: o.Logger, Now: o.Clock,
 	})
 	m.runner.Handle(wal.KindDerive, layers.DeriveHandler(db, o.Model, o.Clock))
+	m.runner.Handle(wal.KindExtract, events.ExtractHandler(db, o.Model, m.events, o.Logger, o.Clock))
 	if err := m.runner.Start(); err != nil {
 		_ = db.Close()
 		return nil, err

@@ -1,7 +1,6 @@
 package stratagate
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -10,6 +9,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/stratagate/stratagate/events"
 	"github.com/stratagate/stratagate/index"
 	"github.com/stratagate/stratagate/kv"
 	"github.com/stratagate/stratagate/layers"
@@ -33,7 +33,19 @@ func (m *Memory) ensureIndexes() error {
 		}
 		if uint64(n) != tx.Bucket(kv.BucketMessages).Sequence() {
 			m.opts.Logger.Warn("raw index out of date; rebuilding", "indexed", n)
-			return rebuildRaw(tx, m.raw)
+			if err := rebuildRaw(tx, m.raw); err != nil {
+				return err
+			}
+		}
+		if err := m.events.Create(tx); err != nil {
+			return err
+		}
+		if n, err = m.events.Count(tx); err != nil {
+			return err
+		}
+		if uint64(n) != tx.Bucket(kv.BucketEvents).Sequence() {
+			m.opts.Logger.Warn("events index out of date; rebuilding", "indexed", n)
+			return rebuildEventsFrom(tx, tx, m.events)
 		}
 		return nil
 	})
@@ -87,7 +99,12 @@ func (m *Memory) RebuildIndexes(ctx context.Context) error {
 	if m.opts.ReadOnly {
 		return ErrReadOnly
 	}
-	return m.db.Update(func(tx *bolt.Tx) error { return rebuildRaw(tx, m.raw) })
+	return m.db.Update(func(tx *bolt.Tx) error {
+		if err := rebuildRaw(tx, m.raw); err != nil {
+			return err
+		}
+		return rebuildEventsFrom(tx, tx, m.events)
+	})
 }
 
 // CheckIndexes rebuilds every derived index from its source records into a
@@ -112,45 +129,51 @@ func (m *Memory) CheckIndexes(ctx context.Context) error {
 	}
 	defer scratch.Close()
 	return m.db.View(func(tx *bolt.Tx) error {
-		fresh := index.New(rawIndexName, m.raw.Fields(), index.Options{CacheEntries: -1})
-		if err := scratch.Update(func(stx *bolt.Tx) error { return rebuildRawFrom(tx, stx, fresh) }); err != nil {
+		freshRaw := index.New(rawIndexName, m.raw.Fields(), index.Options{CacheEntries: -1})
+		freshEvents := events.NewIndex()
+		if err := scratch.Update(func(stx *bolt.Tx) error {
+			if err := rebuildRawFrom(tx, stx, freshRaw); err != nil {
+				return err
+			}
+			return rebuildEventsFrom(tx, stx, freshEvents)
+		}); err != nil {
 			return err
 		}
 		return scratch.View(func(stx *bolt.Tx) error {
-			name := []byte(m.raw.Name())
-			return compareBuckets(tx.Bucket(name), stx.Bucket(name), m.raw.Name())
+			if err := index.Compare(m.raw, tx, freshRaw, stx); err != nil {
+				return fmt.Errorf("%w: %w", ErrIndexMismatch, err)
+			}
+			if err := index.Compare(m.events, tx, freshEvents, stx); err != nil {
+				return fmt.Errorf("%w: %w", ErrIndexMismatch, err)
+			}
+			return nil
 		})
 	})
 }
 
-// compareBuckets compares two bucket trees; nil when identical. a is the
-// stored tree, b the fresh one.
-func compareBuckets(a, b *bolt.Bucket, path string) error {
-	if a == nil || b == nil {
-		if a == nil && b == nil {
-			return nil
-		}
-		return fmt.Errorf("%w: %s: bucket missing", ErrIndexMismatch, path)
+// rebuildEventsFrom rebuilds the events index in dst from the cards of src
+// in id order (the order they were stored in), tombstoning forgotten ones.
+func rebuildEventsFrom(src, dst *bolt.Tx, ix *index.Index) error {
+	if err := ix.Drop(dst); err != nil {
+		return err
 	}
-	ca, cb := a.Cursor(), b.Cursor()
-	ka, va := ca.First()
-	kb, vb := cb.First()
-	for ka != nil || kb != nil {
-		switch {
-		case ka == nil || (kb != nil && bytes.Compare(kb, ka) < 0):
-			return fmt.Errorf("%w: %s: key %q missing from the stored index", ErrIndexMismatch, path, kb)
-		case kb == nil || bytes.Compare(ka, kb) < 0:
-			return fmt.Errorf("%w: %s: stored key %q has no source", ErrIndexMismatch, path, ka)
+	if err := ix.Create(dst); err != nil {
+		return err
+	}
+	var forgotten []uint64
+	if err := events.ForEach(src, func(c events.Card) error {
+		if c.Lifecycle == events.LifecycleForgotten {
+			forgotten = append(forgotten, c.ID)
 		}
-		if va == nil || vb == nil { // nested buckets
-			if err := compareBuckets(a.Bucket(ka), b.Bucket(kb), path+"/"+string(ka)); err != nil {
-				return err
-			}
-		} else if !bytes.Equal(va, vb) {
-			return fmt.Errorf("%w: %s: value of key %q differs", ErrIndexMismatch, path, ka)
+		_, err := ix.Add(dst, events.Doc(&c))
+		return err
+	}); err != nil {
+		return err
+	}
+	for _, id := range forgotten {
+		if err := ix.Delete(dst, id); err != nil {
+			return err
 		}
-		ka, va = ca.Next()
-		kb, vb = cb.Next()
 	}
 	return nil
 }

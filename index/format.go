@@ -10,20 +10,7 @@ import (
 	"github.com/stratagate/stratagate/kv"
 )
 
-// On-disk layout of one index, all inside the top-level bucket "idx.NAME":
-//
-//	meta   "stats"                       → stats record
-//	docs   docnum (4B BE)                → doc record
-//	ids    record id (8B BE)             → docnum (4B BE)
-//	terms  field (1B) term               → term record {df, maxTF, gen}
-//	post   field (1B) term 0x00 chunk(4B BE) → posting chunk
-//	kwmeta keyword                       → keyword record {count, gen}
-//	kw     keyword 0x00 chunk(4B BE)     → roaring bitmap chunk
-//	time   start (8B, sign-flipped BE ns) docnum (4B BE) → end (8B)
-//
-// A chunk covers chunkSize consecutive doc numbers, so adding a document
-// rewrites at most one small chunk per term instead of a whole posting list.
-// Every value starts with a format-version byte.
+// See doc.go for the on-disk layout.
 
 const (
 	chunkShift = 8

@@ -11,7 +11,9 @@ var (
 	BucketBlocks       = []byte("blocks")          // block id → Block
 	BucketThreadBlocks = []byte("thread_blocks")   // thread name 0x00 seq → block id
 	BucketThreadMsgs   = []byte("thread_messages") // thread name 0x00 msg id → empty: a thread's messages in order
-	BucketEvents       = []byte("events")
+	BucketEvents       = []byte("events")          // event id → events.Card
+	BucketBlockEvents  = []byte("block_events")    // block id → ids of the cards extracted from it (written once)
+	BucketUseReceipts  = []byte("use.receipts")    // receipt id → the Use it recorded
 	BucketGraphNodes   = []byte("graph.nodes")
 	BucketGraphEdges   = []byte("graph.edges")
 	BucketGraphFacts   = []byte("graph.facts")
@@ -25,7 +27,7 @@ var (
 // AllBuckets lists every bucket Open creates, in a stable order.
 var AllBuckets = [][]byte{
 	BucketMeta, BucketThreads, BucketMessages, BucketMessageBlock, BucketReceipts,
-	BucketBlocks, BucketThreadBlocks, BucketThreadMsgs, BucketEvents, BucketGraphNodes,
+	BucketBlocks, BucketThreadBlocks, BucketThreadMsgs, BucketEvents, BucketBlockEvents, BucketUseReceipts, BucketGraphNodes,
 	BucketGraphEdges, BucketGraphFacts, BucketJobs, BucketJobQueue, BucketUse,
 	BucketRetrievals, BucketImports,
 }

@@ -72,7 +72,17 @@ func Open(path string, o Options) (*DB, error) {
 	}
 	db := &DB{bolt: b, path: path}
 	if o.ReadOnly {
-		err = b.View(checkMeta)
+		err = b.View(func(tx *bolt.Tx) error {
+			if err := checkMeta(tx); err != nil {
+				return err
+			}
+			for _, name := range AllBuckets {
+				if tx.Bucket(name) == nil {
+					return fmt.Errorf("%w: no bucket %q (written by an older build): open it read-write once to upgrade", ErrVersionMismatch, name)
+				}
+			}
+			return nil
+		})
 	} else {
 		now := time.Now
 		if o.Now != nil {

@@ -97,7 +97,12 @@ func DeriveHandler(db *kv.DB, m model.Model, now func() time.Time) wal.Handler {
 					cur.Facts[i] = Fact{Text: f.Text, MessageIDs: f.MessageIDs}
 				}
 				cur.State, cur.ReadyAt, cur.Err = StateReady, now().UTC(), ""
-				return putBlock(tx, &cur)
+				if err := putBlock(tx, &cur); err != nil {
+					return err
+				}
+				// Event extraction runs as its own job once L0–L2 are valid.
+				_, err = wal.Enqueue(tx, wal.KindExtract, cur.ID, now())
+				return err
 			}, nil
 		},
 		OnFail: func(tx *bolt.Tx, j wal.Job, cause string) error {

@@ -26,7 +26,8 @@ type Kind string
 
 // Job kinds used by StrataGate.
 const (
-	KindDerive Kind = "derive" // derive L0–L2 of block Target
+	KindDerive  Kind = "derive"  // derive L0–L2 of block Target
+	KindExtract Kind = "extract" // extract the event cards of block Target
 )
 
 // jobVersion is the record format of Job.

@@ -38,6 +38,9 @@ func (Model) Name() string { return "heuristic" }
 // and validation apply unchanged. For model.TaskDeriveBlock req.Input must
 // be a *model.DeriveInput (or a model.DeriveInput); the output is a
 // model.DeriveOutput that always satisfies the layers package's limits.
+// For model.TaskExtractEvents req.Input must be a *model.ExtractInput (or
+// a model.ExtractInput); the output is a model.ExtractOutput whose cards
+// always satisfy the events package's limits.
 //
 // It returns ctx.Err() if ctx is done before or after deriving, and an
 // error wrapping ErrUnsupported for an unknown task or input type.
@@ -64,6 +67,22 @@ func (Model) Complete(ctx context.Context, req model.Request) (string, error) {
 			return "", err
 		}
 		return encode(out)
+	case model.TaskExtractEvents:
+		var in *model.ExtractInput
+		switch v := req.Input.(type) {
+		case *model.ExtractInput:
+			in = v
+		case model.ExtractInput:
+			in = &v
+		}
+		if in == nil {
+			return "", fmt.Errorf("%w: %s needs a *model.ExtractInput, got %T", ErrUnsupported, req.Task, req.Input)
+		}
+		out := extract(in)
+		if err := ctx.Err(); err != nil {
+			return "", err
+		}
+		return encode(out)
 	default:
 		return "", fmt.Errorf("%w: %q", ErrUnsupported, req.Task)
 	}
@@ -71,7 +90,7 @@ func (Model) Complete(ctx context.Context, req model.Request) (string, error) {
 
 // encode renders out as compact JSON. HTML escaping is off so that the raw
 // text stays readable in logs ("<", ">" and "&" appear as themselves).
-func encode(out model.DeriveOutput) (string, error) {
+func encode(out any) (string, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)

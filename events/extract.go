@@ -1,0 +1,190 @@
+package events
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/stratagate/stratagate/index"
+	"github.com/stratagate/stratagate/kv"
+	"github.com/stratagate/stratagate/layers"
+	"github.com/stratagate/stratagate/model"
+	"github.com/stratagate/stratagate/wal"
+)
+
+// maxExisting bounds how many earlier active cards of the thread are
+// offered to the model as supersede/conflict candidates.
+const maxExisting = 40
+
+const extractSystem = `You extract lasting event cards from one block of a conversation for a memory engine.
+Reply with exactly one JSON object: {"events": [ ... ]}, each event:
+{"title", "summary", "tags": [], "quotes": [verbatim spans of the cited messages], "message_ids": [ids from "messages" only],
+ "event_type": decision|preference|plan|change|cancellation|meeting|life_event|activity|task_completed|incident|migration|fact|other,
+ "status": completed|planned|cancelled|ongoing|unknown, "participants": [], "entities": [], "criticality": routine|preference|identity|safety,
+ "time_text": the time expression exactly as written or "", "supersedes": [ids from "existing"], "conflicts_with": [ids from "existing"]}
+Never cite "before" or "after" messages: they are context. Never invent a date: put the words in time_text.`
+
+// ExtractHandler returns the wal handler for extract jobs: it asks m for
+// the event cards of block Target (context: the previous block and the
+// nearest later ready block), validates each card in code, and stores the
+// accepted ones and their index entries in the transaction that marks the
+// job done. Rejected cards are logged with their reason. A block is
+// extracted at most once: a re-run after a crash finds its record and
+// stores nothing new.
+func ExtractHandler(db *kv.DB, m model.Model, ix *index.Index, log *slog.Logger, now func() time.Time) wal.Handler {
+	return wal.Handler{Run: func(ctx context.Context, j wal.Job) (wal.Apply, error) {
+		var in model.ExtractInput
+		var src Source
+		done := false
+		err := db.View(func(tx *bolt.Tx) error {
+			if _, ok, err := BlockCards(tx, j.Target); err != nil || ok {
+				done = ok
+				return err
+			}
+			var err error
+			src, err = loadSource(tx, j.Target, &in)
+			return err
+		})
+		if errors.Is(err, kv.ErrNotFound) || errors.Is(err, kv.ErrCorrupt) {
+			return nil, wal.Permanent(err)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if done {
+			return func(*bolt.Tx) error { return nil }, nil
+		}
+		if src.Block.State != layers.StateReady {
+			return nil, wal.Permanent(fmt.Errorf("block %d is %s: extraction needs a ready block", src.Block.ID, src.Block.State))
+		}
+		payload, err := json.Marshal(&in)
+		if err != nil {
+			return nil, wal.Permanent(err)
+		}
+		raw, err := m.Complete(ctx, model.Request{
+			Task: model.TaskExtractEvents, System: extractSystem, Prompt: "Input:\n" + string(payload), Input: &in,
+		})
+		if err != nil {
+			return nil, fmt.Errorf("model %s: %w", m.Name(), err)
+		}
+		var out model.ExtractOutput
+		if err := model.Decode(raw, &out); err != nil {
+			return nil, err
+		}
+		src.Now = now()
+		var cards []Card
+		seen := map[string]bool{}
+		for i := range out.Events {
+			c, err := Build(&out.Events[i], &src)
+			if err != nil {
+				log.Warn("event card rejected", "block", src.Block.ID, "index", i, "title", clip(out.Events[i].Title), "reason", err)
+				continue
+			}
+			key := fmt.Sprint(c.SourceMessageIDs, c.Quotes, c.Title)
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			if len(cards) == MaxCardsPerBlock {
+				log.Warn("event card dropped: block limit reached", "block", src.Block.ID, "limit", MaxCardsPerBlock)
+				break
+			}
+			cards = append(cards, c)
+		}
+		return func(tx *bolt.Tx) error {
+			if _, ok, err := BlockCards(tx, src.Block.ID); err != nil || ok {
+				return err // already stored by an earlier run
+			}
+			ids := make([]uint64, 0, len(cards))
+			for i := range cards {
+				c := &cards[i]
+				if err := insert(tx, c); err != nil {
+					return err
+				}
+				if _, err := ix.Add(tx, Doc(c)); err != nil {
+					return err
+				}
+				ids = append(ids, c.ID)
+			}
+			v, err := kv.Encode(cardVersion, ids)
+			if err != nil {
+				return err
+			}
+			return tx.Bucket(kv.BucketBlockEvents).Put(kv.Key(src.Block.ID), v)
+		}, nil
+	}}
+}
+
+// loadSource reads block id, its neighbours for context and the thread's
+// recent active cards.
+func loadSource(tx *bolt.Tx, id uint64, in *model.ExtractInput) (Source, error) {
+	b, err := layers.GetBlock(tx, id)
+	if err != nil {
+		return Source{}, err
+	}
+	msgs, err := layers.GetMessages(tx, b.MessageIDs)
+	if err != nil {
+		return Source{}, err
+	}
+	src := Source{Block: b, Messages: msgs, Existing: map[uint64]bool{}}
+	*in = model.ExtractInput{BlockID: b.ID, Thread: b.Thread, Messages: deriveMessages(msgs)}
+	blocks, err := layers.ThreadBlocks(tx, b.Thread)
+	if err != nil {
+		return Source{}, err
+	}
+	for i := range blocks {
+		o := &blocks[i]
+		switch {
+		case o.Seq == b.Seq-1:
+			ctx, err := layers.GetMessages(tx, o.MessageIDs)
+			if err != nil {
+				return Source{}, err
+			}
+			in.Before = deriveMessages(ctx)
+		case o.Seq > b.Seq && o.State == layers.StateReady && in.After == nil:
+			ctx, err := layers.GetMessages(tx, o.MessageIDs)
+			if err != nil {
+				return Source{}, err
+			}
+			in.After = deriveMessages(ctx)
+		}
+	}
+	// Earlier active cards of the thread, newest first.
+	for i := len(blocks) - 1; i >= 0 && len(in.Existing) < maxExisting; i-- {
+		if blocks[i].Seq >= b.Seq {
+			continue
+		}
+		ids, _, err := BlockCards(tx, blocks[i].ID)
+		if err != nil {
+			return Source{}, err
+		}
+		for k := len(ids) - 1; k >= 0 && len(in.Existing) < maxExisting; k-- {
+			c, err := Get(tx, ids[k])
+			if err != nil {
+				return Source{}, err
+			}
+			if c.Lifecycle != LifecycleActive {
+				continue
+			}
+			in.Existing = append(in.Existing, model.ExistingEvent{
+				ID: c.ID, Title: c.Title, Summary: c.Summary, EventType: string(c.EventType),
+				Participants: c.Participants, Entities: c.Entities, Quotes: c.Quotes,
+			})
+			src.Existing[c.ID] = true
+		}
+	}
+	return src, nil
+}
+
+func deriveMessages(msgs []layers.Message) []model.DeriveMessage {
+	out := make([]model.DeriveMessage, len(msgs))
+	for i, m := range msgs {
+		out[i] = model.DeriveMessage{ID: m.ID, Role: m.Role, Speaker: m.Speaker, ToolName: m.ToolName, At: m.At, Content: m.Content}
+	}
+	return out
+}

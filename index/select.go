@@ -1,0 +1,181 @@
+package index
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/RoaringBitmap/roaring/v2"
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/stratagate/stratagate/kv"
+)
+
+// Select is a structured (non-lexical) lookup: documents of the given
+// scopes that carry at least one of AnyKeywords and/or whose time overlaps
+// [From, To].
+type Select struct {
+	Scopes      []string
+	AnyKeywords []string  // empty = no keyword condition
+	From, To    time.Time // both zero = no time condition
+	Limit       int       // ≤ 0 means 100
+}
+
+// Select returns the matching live documents, newest (highest doc number)
+// first. With neither a keyword nor a time condition it returns nothing:
+// a structured ranking never invents candidates.
+func (ix *Index) Select(tx *bolt.Tx, s Select) ([]Result, error) {
+	limit := s.Limit
+	if limit <= 0 {
+		limit = 100
+	}
+	hasTime := !s.From.IsZero() || !s.To.IsZero()
+	if len(s.AnyKeywords) == 0 && !hasTime {
+		return nil, nil
+	}
+	b, err := ix.buckets(tx)
+	if err != nil || b == nil {
+		return nil, err
+	}
+	scopes := roaring.New()
+	for _, sc := range s.Scopes {
+		bm, err := ix.keyword(b, scopePrefix+sc)
+		if err != nil {
+			return nil, err
+		}
+		if bm != nil {
+			scopes.Or(bm)
+		}
+	}
+	var set *roaring.Bitmap
+	if len(s.AnyKeywords) > 0 {
+		set = roaring.New()
+		for _, kw := range s.AnyKeywords {
+			bm, err := ix.keyword(b, kw)
+			if err != nil {
+				return nil, err
+			}
+			if bm != nil {
+				set.Or(bm)
+			}
+		}
+		set.And(scopes)
+	} else {
+		set = scopes
+	}
+	if hasTime {
+		st, err := ix.loadStats(b)
+		if err != nil {
+			return nil, err
+		}
+		from, to := int64(math.MinInt64), int64(math.MaxInt64)
+		if !s.From.IsZero() {
+			from = s.From.UnixNano()
+		}
+		if !s.To.IsZero() {
+			to = s.To.UnixNano()
+		}
+		set.And(timeRange(b, &st, from, to))
+	}
+	tomb, err := ix.keyword(b, tombKeyword)
+	if err != nil {
+		return nil, err
+	}
+	if tomb != nil {
+		set.AndNot(tomb)
+	}
+	var out []Result
+	it := set.ReverseIterator()
+	for it.HasNext() && len(out) < limit {
+		d := it.Next()
+		id, _, ok := docID(b, d)
+		if !ok {
+			return nil, fmt.Errorf("index %s: %w: doc %d has no record", ix.name, kv.ErrCorrupt, d)
+		}
+		out = append(out, Result{ID: id, Doc: d})
+	}
+	return out, nil
+}
+
+// HasKeyword reports whether any document carries kw.
+func (ix *Index) HasKeyword(tx *bolt.Tx, kw string) bool {
+	b, err := ix.buckets(tx)
+	if err != nil || b == nil {
+		return false
+	}
+	return b.kwmeta.Get([]byte(kw)) != nil
+}
+
+// Undelete removes record id's tombstone (after Delete); a live record is
+// left as is.
+func (ix *Index) Undelete(tx *bolt.Tx, id uint64) error {
+	b, err := ix.buckets(tx)
+	if err != nil {
+		return err
+	}
+	if b == nil {
+		return fmt.Errorf("index %s: record %d: %w", ix.name, id, kv.ErrNotFound)
+	}
+	dv := b.ids.Get(kv.Key(id))
+	if len(dv) != 4 {
+		return fmt.Errorf("index %s: record %d: %w", ix.name, id, kv.ErrNotFound)
+	}
+	d := binary.BigEndian.Uint32(dv)
+	tomb, err := ix.keyword(b, tombKeyword)
+	if err != nil || tomb == nil || !tomb.Contains(d) {
+		return err
+	}
+	st, err := ix.loadStats(b)
+	if err != nil {
+		return err
+	}
+	st.Live++
+	st.Gen++
+	if err := ix.removeKeyword(b, tombKeyword, d, st.Gen); err != nil {
+		return err
+	}
+	return ix.saveStats(b, &st)
+}
+
+func (ix *Index) removeKeyword(b *buckets, kw string, d uint32, gen uint64) error {
+	v := b.kwmeta.Get([]byte(kw))
+	if v == nil {
+		return nil
+	}
+	kr, err := decodeKWRecord(v)
+	if err != nil {
+		return err
+	}
+	k := kwKey(nil, kw, d>>chunkShift)
+	cv := b.kw.Get(k)
+	if cv == nil {
+		return nil
+	}
+	bm, err := decodeBitmap(cv)
+	if err != nil {
+		return err
+	}
+	if !bm.CheckedRemove(d) {
+		return nil
+	}
+	kr.Count--
+	kr.Gen = gen
+	if bm.IsEmpty() {
+		if err := b.kw.Delete(k); err != nil {
+			return err
+		}
+	} else {
+		nv, err := encodeBitmap(bm)
+		if err != nil {
+			return err
+		}
+		if err := b.kw.Put(k, nv); err != nil {
+			return err
+		}
+	}
+	if kr.Count == 0 {
+		return b.kwmeta.Delete([]byte(kw))
+	}
+	return b.kwmeta.Put([]byte(kw), kr.encode())
+}

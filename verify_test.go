@@ -1,0 +1,278 @@
+package stratagate_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/stratagate/stratagate"
+	"github.com/stratagate/stratagate/kv"
+	"github.com/stratagate/stratagate/layers"
+	"github.com/stratagate/stratagate/wal"
+)
+
+// sampleFile ingests testdata/conversation.json, lets every derivation
+// finish, closes the file and returns its path.
+func sampleFile(t *testing.T) string {
+	t.Helper()
+	mem, path := openMem(t, &stratagate.Options{NoSync: true})
+	ingestSample(t, mem)
+	waitIdle(t, mem)
+	require.NoError(t, mem.Close())
+	return path
+}
+
+// damagedCopy copies the closed file at src, applies damage to the copy
+// through bbolt directly and returns the copy's path.
+func damagedCopy(t *testing.T, src string, damage func(tx *bolt.Tx) error) string {
+	t.Helper()
+	dst := filepath.Join(t.TempDir(), "damaged.sg")
+	in, err := os.Open(src)
+	require.NoError(t, err)
+	defer in.Close()
+	out, err := os.Create(dst)
+	require.NoError(t, err)
+	_, err = io.Copy(out, in)
+	require.NoError(t, err)
+	require.NoError(t, out.Close())
+	db, err := bolt.Open(dst, 0o600, &bolt.Options{Timeout: time.Second})
+	require.NoError(t, err)
+	require.NoError(t, db.Update(damage))
+	require.NoError(t, db.Close())
+	return dst
+}
+
+func verifyFile(t *testing.T, path string) stratagate.VerifyReport {
+	t.Helper()
+	mem, err := stratagate.Open(path, &stratagate.Options{ReadOnly: true})
+	require.NoError(t, err)
+	defer mem.Close()
+	rep, err := mem.Verify(ctx)
+	require.NoError(t, err)
+	return rep
+}
+
+// findViolation returns the first violation of check, failing the test
+// when there is none.
+func findViolation(t *testing.T, rep stratagate.VerifyReport, check string) stratagate.Violation {
+	t.Helper()
+	for _, v := range rep.Violations {
+		if v.Check == check {
+			return v
+		}
+	}
+	require.Failf(t, "violation not reported", "want check %q in %v", check, rep.Violations)
+	return stratagate.Violation{}
+}
+
+func TestVerifyHealthyStore(t *testing.T) {
+	mem, path := openMem(t, &stratagate.Options{NoSync: true})
+	ingestSample(t, mem)
+	waitIdle(t, mem)
+
+	// A writable Memory verifies too.
+	rep, err := mem.Verify(ctx)
+	require.NoError(t, err)
+	assert.True(t, rep.OK, "%v", rep.Violations)
+	require.NoError(t, mem.Close())
+	_, err = mem.Verify(ctx)
+	assert.ErrorIs(t, err, stratagate.ErrClosed)
+
+	rep = verifyFile(t, path)
+	assert.True(t, rep.OK)
+	assert.Empty(t, rep.Violations)
+	f := loadSample(t)
+	msgs := 0
+	for _, tr := range f.Turns() {
+		msgs += len(tr.Messages)
+	}
+	assert.Equal(t, msgs, rep.Checked["messages"])
+	assert.Equal(t, msgs, rep.Checked["thread_messages"])
+	assert.Equal(t, 2, rep.Checked["threads"])
+	assert.Equal(t, 5, rep.Checked["blocks"], "60 atlas turns in blocks of 12; mia's 10 turns stay open")
+	assert.Equal(t, f.TurnCount(), rep.Checked["receipts"])
+	assert.GreaterOrEqual(t, rep.Checked["jobs"], 5, "a derive job per block, and any later stages' jobs")
+	assert.Equal(t, msgs, rep.Checked["index.raw.ids"])
+	assert.Equal(t, 1, rep.Checked["indexes"])
+
+	js, err := json.Marshal(stratagate.VerifyReport{Checked: map[string]int{}, Violations: []stratagate.Violation{{}}})
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"ok":false,"checked":{},"violations":[{"check":"","kind":"","id":0,"key":"","detail":""}]}`, string(js))
+}
+
+func TestVerifyDetectsDamage(t *testing.T) {
+	src := sampleFile(t)
+	const msgID, blockID = 5, 2
+
+	t.Run("message content byte flipped", func(t *testing.T) {
+		var content string
+		path := damagedCopy(t, src, func(tx *bolt.Tx) error {
+			b := tx.Bucket(kv.BucketMessages)
+			v := bytes.Clone(b.Get(kv.Key(msgID)))
+			msg, err := layers.DecodeMessage(v)
+			require.NoError(t, err)
+			content = msg.Content
+			at := bytes.Index(v, []byte(content))
+			require.Positive(t, at)
+			for i := at; i < at+len(content); i++ { // change the first ASCII letter
+				if c := v[i]; c >= 'a' && c <= 'y' || c >= 'A' && c <= 'Y' {
+					v[i] = 'z' // another word: the raw index differs too
+					break
+				}
+			}
+			return b.Put(kv.Key(msgID), v)
+		})
+		rep := verifyFile(t, path)
+		assert.False(t, rep.OK)
+		v := findViolation(t, rep, "message.hash")
+		assert.Equal(t, uint64(msgID), v.ID)
+		assert.Equal(t, stratagate.ViolationError, v.Kind)
+		assert.Equal(t, "team-atlas", v.Key)
+		assert.Contains(t, v.Detail, "recomputed")
+		// The block holding it no longer matches its L5 hash, and the raw
+		// index no longer matches the changed text.
+		assert.Equal(t, uint64(1), findViolation(t, rep, "block.l5hash").ID)
+		findViolation(t, rep, "index.raw")
+	})
+
+	t.Run("index posting deleted", func(t *testing.T) {
+		var deleted []byte
+		path := damagedCopy(t, src, func(tx *bolt.Tx) error {
+			post := tx.Bucket([]byte("idx.raw")).Bucket([]byte("post"))
+			c := post.Cursor()
+			for k, _ := c.First(); k != nil; k, _ = c.Next() {
+				if bytes.Contains(k, []byte("pnpm")) {
+					deleted = bytes.Clone(k)
+					break
+				}
+			}
+			require.NotNil(t, deleted)
+			return post.Delete(deleted)
+		})
+		rep := verifyFile(t, path)
+		assert.False(t, rep.OK)
+		v := findViolation(t, rep, "index.raw")
+		assert.Contains(t, v.Key, "idx.raw/post")
+		assert.Contains(t, v.Key, "pnpm")
+		assert.Contains(t, v.Detail, "missing from the stored index")
+	})
+
+	t.Run("index id entry deleted", func(t *testing.T) {
+		path := damagedCopy(t, src, func(tx *bolt.Tx) error {
+			return tx.Bucket([]byte("idx.raw")).Bucket([]byte("ids")).Delete(kv.Key(msgID))
+		})
+		rep := verifyFile(t, path)
+		assert.False(t, rep.OK)
+		v := findViolation(t, rep, "index.raw")
+		assert.Equal(t, uint64(msgID), v.ID)
+		assert.Contains(t, v.Key, "idx.raw/ids")
+	})
+
+	t.Run("index id without a message", func(t *testing.T) {
+		path := damagedCopy(t, src, func(tx *bolt.Tx) error {
+			return tx.Bucket([]byte("idx.raw")).Bucket([]byte("ids")).Put(kv.Key(9999), []byte{0, 0, 0, 1})
+		})
+		rep := verifyFile(t, path)
+		assert.False(t, rep.OK)
+		assert.Equal(t, uint64(9999), findViolation(t, rep, "index.raw.ids").ID)
+	})
+
+	t.Run("block L4 changed", func(t *testing.T) {
+		path := damagedCopy(t, src, func(tx *bolt.Tx) error {
+			bb := tx.Bucket(kv.BucketBlocks)
+			v := bb.Get(kv.Key(blockID))
+			b, err := layers.DecodeBlock(v)
+			require.NoError(t, err)
+			b.L4 = strings.Replace(b.L4, "Leo", "Lee", 1)
+			nv, err := kv.Encode(v[0], &b)
+			require.NoError(t, err)
+			return bb.Put(kv.Key(blockID), nv)
+		})
+		rep := verifyFile(t, path)
+		assert.False(t, rep.OK)
+		v := findViolation(t, rep, "block.l4")
+		assert.Equal(t, uint64(blockID), v.ID)
+		assert.Contains(t, v.Detail, "stored")
+		for _, x := range rep.Violations {
+			assert.NotEqual(t, "block.l3", x.Check, "only L4 was changed")
+		}
+	})
+
+	t.Run("message_block entry removed", func(t *testing.T) {
+		var victim uint64
+		path := damagedCopy(t, src, func(tx *bolt.Tx) error {
+			b, err := layers.GetBlock(tx, blockID)
+			require.NoError(t, err)
+			victim = b.MessageIDs[3]
+			return tx.Bucket(kv.BucketMessageBlock).Delete(kv.Key(victim))
+		})
+		rep := verifyFile(t, path)
+		assert.False(t, rep.OK)
+		v := findViolation(t, rep, "message_block")
+		assert.Equal(t, victim, v.ID)
+		assert.Contains(t, v.Detail, "block 2")
+	})
+
+	t.Run("stuck running job", func(t *testing.T) {
+		var job wal.Job
+		path := damagedCopy(t, src, func(tx *bolt.Tx) error {
+			j, err := wal.Enqueue(tx, wal.KindDerive, blockID, time.Now())
+			if err != nil {
+				return err
+			}
+			job, err = wal.Claim(tx, j.ID, time.Now())
+			return err
+		})
+		rep := verifyFile(t, path)
+		v := findViolation(t, rep, "jobs.running")
+		assert.Equal(t, job.ID, v.ID)
+		assert.Equal(t, stratagate.ViolationWarning, v.Kind)
+		assert.Contains(t, v.Detail, "resumes on the next")
+		assert.True(t, rep.OK, "a warning alone does not fail the audit: %v", rep.Violations)
+		assert.Len(t, rep.Violations, 1)
+	})
+
+	t.Run("job dropped from the queue", func(t *testing.T) {
+		var job wal.Job
+		path := damagedCopy(t, src, func(tx *bolt.Tx) error {
+			var err error
+			if job, err = wal.Enqueue(tx, wal.KindDerive, blockID, time.Now()); err != nil {
+				return err
+			}
+			return tx.Bucket(kv.BucketJobQueue).Delete(kv.Key(job.ID))
+		})
+		rep := verifyFile(t, path)
+		assert.False(t, rep.OK)
+		assert.Equal(t, job.ID, findViolation(t, rep, "jobs.queue").ID)
+	})
+
+	t.Run("open tail message sealed", func(t *testing.T) {
+		var tail uint64
+		path := damagedCopy(t, src, func(tx *bolt.Tx) error {
+			th, ok, err := layers.GetThread(tx, "mia-personal")
+			require.NoError(t, err)
+			require.True(t, ok)
+			tail = th.OpenTail[0]
+			return tx.Bucket(kv.BucketMessageBlock).Put(kv.Key(tail), kv.Key(blockID))
+		})
+		rep := verifyFile(t, path)
+		assert.False(t, rep.OK)
+		assert.Equal(t, tail, findViolation(t, rep, "message_block").ID)
+	})
+
+	t.Run("bucket dropped", func(t *testing.T) {
+		path := damagedCopy(t, src, func(tx *bolt.Tx) error { return tx.DeleteBucket(kv.BucketMessageBlock) })
+		_, err := stratagate.Open(path, &stratagate.Options{ReadOnly: true})
+		assert.ErrorIs(t, err, stratagate.ErrVersionMismatch, "a missing bucket is refused with a clear error")
+		assert.ErrorContains(t, err, "message_block")
+	})
+}
