@@ -3,10 +3,10 @@ package stratagate_test
 import (
 	"context"
 	"encoding/json"
-		"strings"
+	"strings"
 	"sync"
 	"testing"
-	
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
