@@ -80,6 +80,10 @@ var findCases = []struct {
 		[]want{{"Earlier this year", d(2023, 1, 1), pR}}},
 	{"hedged", "It was around May 2021, sometime last week he said.", refMon,
 		[]want{{"around May 2021", d(2021, 5, 1), pM}, {"sometime last week", d(2023, 5, 1), pW}}},
+	{"recurrence skipped", "We meet every Tuesday, but this Tuesday we met at noon.", refMon,
+		[]want{{"this Tuesday", d(2023, 5, 9), pD}}},
+	{"week of month", "We met in the last week of May and again on the 4th of July.", refMon,
+		[]want{{"in the last week of May", d(2023, 5, 25), pR}, {"on the 4th of July", d(2023, 7, 4), pD}}},
 	{"hedge does not license a bare number", "I have around 2000 photos from last year.", refMon,
 		[]want{{"last year", d(2022, 1, 1), pY}}},
 }

@@ -1,0 +1,294 @@
+package events
+
+import (
+	"slices"
+	"strings"
+	"time"
+	"unicode"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/stratagate/stratagate/bm25"
+	"github.com/stratagate/stratagate/events/temporal"
+	"github.com/stratagate/stratagate/index"
+)
+
+// Candidate list sizes of the lexical and each structured ranking.
+const (
+	lexicalCandidates    = 100
+	structuredCandidates = 100
+)
+
+// Query is an event search.
+type Query struct {
+	Text   string   // the question as written (names, cues, time expressions)
+	Terms  []string // its index terms, synonyms included
+	Scopes []string
+	Thread string // optional
+	Limit  int
+	Now    time.Time // reference for time expressions in Text
+}
+
+// Search ranks the cards of ix for q: BM25F over the card fields fused by
+// reciprocal-rank fusion (k = 60) with structured rankings (participants
+// and entities named in the query, the event type it implies, time overlap
+// with a time expression in it, first/latest intent, and the use weight as
+// a prior). Candidates come only from lexical or exact structured matches.
+// Forgotten cards are never returned.
+func Search(tx *bolt.Tx, ix *index.Index, q Query) ([]bm25.Ranked, error) {
+	ls, err := lists(tx, ix, &q)
+	if err != nil || len(ls) == 0 {
+		return nil, err
+	}
+	fused := bm25.RRF(bm25.RRFK, ls...)
+	out := fused[:0]
+	for _, r := range fused {
+		if q.Limit > 0 && len(out) == q.Limit {
+			break
+		}
+		if q.Thread != "" {
+			c, err := Get(tx, r.ID)
+			if err != nil {
+				return nil, err
+			}
+			if c.Thread != q.Thread {
+				continue
+			}
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// typeCues maps query words onto the event type they imply.
+var typeCues = map[string]Type{
+	"decide": TypeDecision, "decided": TypeDecision, "decision": TypeDecision,
+	"choose": TypeDecision, "chose": TypeDecision, "pick": TypeDecision, "picked": TypeDecision,
+	"prefer": TypePreference, "prefers": TypePreference, "preference": TypePreference,
+	"favorite": TypePreference, "favourite": TypePreference, "like": TypePreference, "likes": TypePreference,
+	"plan": TypePlan, "plans": TypePlan, "planning": TypePlan, "planned": TypePlan,
+	"change": TypeChange, "changed": TypeChange, "switch": TypeChange, "switched": TypeChange,
+	"cancel": TypeCancellation, "cancelled": TypeCancellation, "canceled": TypeCancellation,
+	"meet": TypeMeeting, "met": TypeMeeting, "meeting": TypeMeeting,
+	"move": TypeLifeEvent, "moved": TypeLifeEvent, "adopt": TypeLifeEvent, "adopted": TypeLifeEvent,
+	"married": TypeLifeEvent, "born": TypeLifeEvent, "job": TypeLifeEvent,
+	"trip": TypeActivity, "visit": TypeActivity, "visited": TypeActivity, "went": TypeActivity,
+	"finish": TypeTaskCompleted, "finished": TypeTaskCompleted, "completed": TypeTaskCompleted,
+	"bug": TypeIncident, "outage": TypeIncident, "incident": TypeIncident,
+	"migrate": TypeMigration, "migrated": TypeMigration, "migration": TypeMigration,
+}
+
+// eventLists builds the ranked lists fused by SearchEvents.
+func lists(tx *bolt.Tx, ix *index.Index, q *Query) ([][]uint64, error) {
+	now := q.Now
+	var threadKW []string
+	if q.Thread != "" {
+		threadKW = []string{KeywordThread + q.Thread}
+	}
+	var lists [][]uint64
+	candidates := map[uint64]bool{}
+	add := func(rs []index.Result) {
+		if len(rs) == 0 {
+			return
+		}
+		l := make([]uint64, len(rs))
+		for i, r := range rs {
+			l[i] = r.ID
+			candidates[r.ID] = true
+		}
+		lists = append(lists, l)
+	}
+	// Lexical: BM25F over the card fields.
+	lex, err := ix.Search(tx, index.Query{Terms: q.Terms, Scopes: q.Scopes, Keywords: threadKW, K: lexicalCandidates})
+	if err != nil {
+		return nil, err
+	}
+	add(lex)
+	// Structured: names, type, time.
+	words := queryWords(q.Text)
+	var people, entities []string
+	var types []string
+	for i, w := range words {
+		keys := []string{w}
+		if i+1 < len(words) {
+			keys = append(keys, w+" "+words[i+1])
+		}
+		for _, k := range keys {
+			if kw := KeywordParticipant + k; ix.HasKeyword(tx, kw) && !slices.Contains(people, kw) {
+				people = append(people, kw)
+			}
+			if kw := KeywordEntity + k; ix.HasKeyword(tx, kw) && !slices.Contains(entities, kw) {
+				entities = append(entities, kw)
+			}
+		}
+		if t, ok := typeCues[w]; ok && !slices.Contains(types, KeywordType+string(t)) {
+			types = append(types, KeywordType+string(t))
+		}
+	}
+	for _, kws := range [][]string{people, entities, types} {
+		if len(kws) == 0 {
+			continue
+		}
+		rs, err := ix.Select(tx, index.Select{Scopes: q.Scopes, AnyKeywords: kws, Limit: structuredCandidates})
+		if err != nil {
+			return nil, err
+		}
+		add(rs)
+	}
+	if tm := firstKnown(temporal.Find(q.Text, now)); tm != nil {
+		rs, err := ix.Select(tx, index.Select{Scopes: q.Scopes, From: tm.Start, To: tm.End.Add(-1), Limit: structuredCandidates})
+		if err != nil {
+			return nil, err
+		}
+		if err := byTimeFit(tx, rs, tm.Start, tm.End); err != nil {
+			return nil, err
+		}
+		add(rs)
+	}
+	if len(candidates) == 0 {
+		return nil, nil
+	}
+	// Chronology intent and the use-weight prior reorder the candidates;
+	// they never add any.
+	cards := make([]Card, 0, len(candidates))
+	for id := range candidates {
+		c, err := Get(tx, id)
+		if err != nil {
+			return nil, err
+		}
+		cards = append(cards, c)
+	}
+	slices.SortFunc(cards, func(a, b Card) int { return int(a.ID) - int(b.ID) })
+	if dir := chronologyIntent(words); dir != 0 {
+		sorted := slices.Clone(cards)
+		slices.SortStableFunc(sorted, func(a, b Card) int {
+			return dir * eventTime(&a).Compare(eventTime(&b))
+		})
+		ids := make([]uint64, len(sorted))
+		for i := range sorted {
+			ids[i] = sorted[i].ID
+		}
+		lists = append(lists, ids)
+	}
+	type weighted struct {
+		id uint64
+		w  float64
+	}
+	var ws []weighted
+	for i := range cards {
+		w, err := Weight(tx, &cards[i])
+		if err != nil {
+			return nil, err
+		}
+		if w > 0 {
+			ws = append(ws, weighted{cards[i].ID, w})
+		}
+	}
+	if len(ws) > 0 {
+		slices.SortStableFunc(ws, func(a, b weighted) int {
+			switch {
+			case a.w > b.w:
+				return -1
+			case a.w < b.w:
+				return 1
+			}
+			return 0
+		})
+		ids := make([]uint64, len(ws))
+		for i := range ws {
+			ids[i] = ws[i].id
+		}
+		lists = append(lists, ids)
+	}
+	return lists, nil
+}
+
+func eventTime(c *Card) time.Time {
+	if !c.Temporal.HappenedStart.IsZero() {
+		return c.Temporal.HappenedStart
+	}
+	return c.Temporal.MentionedAt
+}
+
+// chronologyIntent is -1 for "latest/now" questions, 1 for "first"
+// questions, 0 otherwise.
+func chronologyIntent(words []string) int {
+	for _, w := range words {
+		switch w {
+		case "first", "earliest", "originally", "initially", "最早", "第一次":
+			return 1
+		case "latest", "last", "recent", "recently", "now", "currently", "current", "newest", "最近", "现在":
+			return -1
+		}
+	}
+	return 0
+}
+
+func firstKnown(ms []temporal.Match) *temporal.Resolution {
+	for i := range ms {
+		if ms[i].Known() {
+			return &ms[i].Resolution
+		}
+	}
+	return nil
+}
+
+// queryWords splits a query into lower-case words (letters, digits, dots
+// inside words) for name and cue lookups.
+func queryWords(text string) []string {
+	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !(r == '.' || r == '-' || r == '\'' || isWordRune(r))
+	})
+}
+
+// byTimeFit orders cards overlapping [start, end) by how well their
+// happened interval fits it: contained intervals first, narrower before
+// wider, then by distance of their start from start, then by id.
+func byTimeFit(tx *bolt.Tx, rs []index.Result, start, end time.Time) error {
+	type fit struct {
+		contained bool
+		width     time.Duration
+		dist      time.Duration
+	}
+	fits := make(map[uint64]fit, len(rs))
+	for _, r := range rs {
+		c, err := Get(tx, r.ID)
+		if err != nil {
+			return err
+		}
+		s, e := c.Temporal.HappenedStart, c.Temporal.HappenedEnd
+		d := s.Sub(start)
+		if d < 0 {
+			d = -d
+		}
+		fits[r.ID] = fit{contained: !s.Before(start) && !e.After(end), width: e.Sub(s), dist: d}
+	}
+	slices.SortStableFunc(rs, func(a, b index.Result) int {
+		fa, fb := fits[a.ID], fits[b.ID]
+		switch {
+		case fa.contained != fb.contained:
+			if fa.contained {
+				return -1
+			}
+			return 1
+		case fa.width != fb.width:
+			return cmpDur(fa.width, fb.width)
+		case fa.dist != fb.dist:
+			return cmpDur(fa.dist, fb.dist)
+		}
+		return int(a.ID) - int(b.ID)
+	})
+	return nil
+}
+
+func cmpDur(a, b time.Duration) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
