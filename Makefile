@@ -37,3 +37,9 @@ fuzz:
 
 clean:
 	$(GO) clean -testcache
+
+# peers: StrataGate's raw search against bleve v2 (BM25) and SQLite FTS5 on
+# the same synthetic corpus (bench/peers is a nested module: cgo, bleve).
+.PHONY: peers
+peers:
+	cd bench/peers && $(GO) run -tags sqlite_fts5 . -n 100000

@@ -38,7 +38,7 @@ var crashThreads = []string{"alpha", "beta"}
 func crashTurn(thread string, k uint64) stratagate.Turn {
 	at := time.Date(2024, 1, 1, 0, 0, 0, 0, time.FixedZone("", 3600*int(k%5))).Add(time.Duration(k) * time.Minute)
 	msgs := []stratagate.Message{
-		{Role: "user", Speaker: "user-" + thread, Content: fmt.Sprintf("%s turn %d: 记录 café décision #%d", thread, k, k*7919), At: at},
+		{Role: "user", Speaker: "user-" + thread, Content: fmt.Sprintf("%s turn %d: I decided to use tool-%d yesterday. 记录 café décision #%d", thread, k, k%7, k*7919), At: at},
 	}
 	if k%4 == 0 {
 		msgs = append(msgs,
@@ -167,7 +167,14 @@ func TestCrash(t *testing.T) {
 		}
 		verifyCrashStore(t, path, acked, round)
 	}
-	t.Logf("%d kills (%d after appends had started); acknowledged turns: %v", kills, midAppend, acked)
+	mem, err := stratagate.Open(path, &stratagate.Options{BlockTurns: crashTurns})
+	require.NoError(t, err)
+	s, err := mem.Stats(ctx)
+	require.NoError(t, err)
+	require.NoError(t, mem.Close())
+	require.NotZero(t, s.Buckets["events"], "the workload extracts event cards")
+	t.Logf("%d kills (%d after appends had started); acknowledged turns: %v; %d blocks, %d event cards",
+		kills, midAppend, acked, s.Blocks, s.Buckets["events"])
 }
 
 // lockedBuffer is a bytes.Buffer safe to read while exec copies into it.
@@ -191,7 +198,8 @@ func (b *lockedBuffer) String() string {
 // verifyCrashStore reopens the file after a kill and checks: every
 // acknowledged turn is present byte for byte; every sealed block holds whole
 // turns and its L5 hash verifies; every job left pending resumes and
-// finishes with its block ready; the raw index equals a fresh rebuild.
+// finishes with its block ready and extracted exactly once; the indexes
+// equal a fresh rebuild; Verify finds nothing.
 func verifyCrashStore(t *testing.T, path string, acked map[string]uint64, round int) {
 	t.Helper()
 	mem, err := stratagate.Open(path, &stratagate.Options{BlockTurns: crashTurns})
@@ -236,7 +244,13 @@ func verifyCrashStore(t *testing.T, path string, acked map[string]uint64, round 
 		}
 		require.Equal(t, len(all), i, "round %d: thread %s has extra messages", round, th.Name)
 	}
-	require.NoError(t, mem.CheckIndexes(ctx), "round %d: index equals a rebuild from the messages", round)
+	require.NoError(t, mem.CheckIndexes(ctx), "round %d: indexes equal a rebuild from their records", round)
+	// Verify audits everything else, events included: every ready block
+	// extracted exactly once (no card listed twice, none missing), every
+	// card citing only its own block, quotes present, links consistent.
+	rep, err := mem.Verify(ctx)
+	require.NoError(t, err)
+	require.True(t, rep.OK, "round %d: %v", round, rep.Violations)
 	s, err := mem.Stats(ctx)
 	require.NoError(t, err)
 	require.Zero(t, s.JobsQueued, "round %d", round)

@@ -11,6 +11,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/stratagate/stratagate/events"
 	"github.com/stratagate/stratagate/kv"
 	"github.com/stratagate/stratagate/layers"
 	"github.com/stratagate/stratagate/wal"
@@ -162,6 +163,9 @@ type verifier struct {
 	blocks  map[uint64]*blockAudit
 	// derivesQueued holds the blocks with a pending or running derive job.
 	derivesQueued map[uint64]bool
+	// extractJobs holds, per block, the state of its extract job.
+	extractJobs map[uint64]wal.State
+	cards       map[uint64]*events.Card
 }
 
 type threadAudit struct {
@@ -202,12 +206,17 @@ var verifyPasses = []func(*verifier) error{
 	(*verifier).jobsPass,
 	(*verifier).pendingBlocksPass,
 	(*verifier).rawIndexIDsPass,
+	(*verifier).eventsPass,
+	(*verifier).blockEventsPass,
+	(*verifier).usePass,
+	(*verifier).eventsIndexIDsPass,
 }
 
 // verifyBuckets are the buckets the record passes read.
 var verifyBuckets = [][]byte{
 	kv.BucketThreads, kv.BucketMessages, kv.BucketThreadMsgs, kv.BucketBlocks, kv.BucketMessageBlock,
 	kv.BucketThreadBlocks, kv.BucketReceipts, kv.BucketJobs, kv.BucketJobQueue,
+	kv.BucketEvents, kv.BucketBlockEvents, kv.BucketUse, kv.BucketUseReceipts,
 }
 
 func (m *Memory) verifyRecords(ctx context.Context) (*VerifyReport, error) {
@@ -231,6 +240,7 @@ func (m *Memory) verifyRecords(ctx context.Context) (*VerifyReport, error) {
 			ctx: ctx, m: m, tx: tx, rep: rep,
 			threads: map[string]*threadAudit{}, msgs: map[uint64]*msgAudit{},
 			blocks: map[uint64]*blockAudit{}, derivesQueued: map[uint64]bool{},
+			extractJobs: map[uint64]wal.State{}, cards: map[uint64]*events.Card{},
 		}
 		// The passes (and the layers and wal readers they call) need these
 		// buckets; without one the file is too damaged to audit further.
@@ -664,6 +674,9 @@ func (v *verifier) jobsPass() error {
 		case wal.StateDone, wal.StateFailed:
 		default:
 			v.fail("job.state", id, string(j.Kind), "job %d has unknown state %q", id, j.State)
+		}
+		if j.Kind == wal.KindExtract {
+			v.extractJobs[j.Target] = j.State
 		}
 		if j.Kind == wal.KindDerive {
 			if v.blocks[j.Target] == nil {

@@ -15,6 +15,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/stratagate/stratagate"
+	"github.com/stratagate/stratagate/events"
 	"github.com/stratagate/stratagate/kv"
 	"github.com/stratagate/stratagate/layers"
 	"github.com/stratagate/stratagate/wal"
@@ -267,6 +268,58 @@ func TestVerifyDetectsDamage(t *testing.T) {
 		rep := verifyFile(t, path)
 		assert.False(t, rep.OK)
 		assert.Equal(t, tail, findViolation(t, rep, "message_block").ID)
+	})
+
+	// editCard rewrites event 1 of the copy with fn.
+	editCard := func(t *testing.T, fn func(c *events.Card, tx *bolt.Tx)) string {
+		return damagedCopy(t, src, func(tx *bolt.Tx) error {
+			b := tx.Bucket(kv.BucketEvents)
+			c, err := events.Decode(b.Get(kv.Key(1)))
+			require.NoError(t, err)
+			fn(&c, tx)
+			v, err := events.Encode(&c)
+			require.NoError(t, err)
+			return b.Put(kv.Key(1), v)
+		})
+	}
+
+	t.Run("event cites a foreign message", func(t *testing.T) {
+		path := editCard(t, func(c *events.Card, tx *bolt.Tx) {
+			b, err := layers.GetBlock(tx, c.SourceBlockID+1)
+			require.NoError(t, err)
+			c.SourceMessageIDs = append(c.SourceMessageIDs, b.MessageIDs[0])
+		})
+		rep := verifyFile(t, path)
+		assert.False(t, rep.OK)
+		assert.Equal(t, uint64(1), findViolation(t, rep, "event.source").ID)
+	})
+
+	t.Run("event quote fabricated", func(t *testing.T) {
+		path := editCard(t, func(c *events.Card, _ *bolt.Tx) { c.Quotes = []string{"words nobody ever wrote"} })
+		rep := verifyFile(t, path)
+		assert.False(t, rep.OK)
+		assert.Equal(t, uint64(1), findViolation(t, rep, "event.quote").ID)
+	})
+
+	t.Run("weight without a recorded use", func(t *testing.T) {
+		path := damagedCopy(t, src, func(tx *bolt.Tx) error { return events.Adopt(tx, 1, time.Now()) })
+		rep := verifyFile(t, path)
+		assert.False(t, rep.OK)
+		assert.Equal(t, uint64(1), findViolation(t, rep, "use.bookkeeping").ID)
+	})
+
+	t.Run("extraction record deleted", func(t *testing.T) {
+		var block uint64
+		path := damagedCopy(t, src, func(tx *bolt.Tx) error {
+			c, err := events.Get(tx, 1)
+			require.NoError(t, err)
+			block = c.SourceBlockID
+			return tx.Bucket(kv.BucketBlockEvents).Delete(kv.Key(block))
+		})
+		rep := verifyFile(t, path)
+		assert.False(t, rep.OK)
+		assert.Equal(t, uint64(1), findViolation(t, rep, "block_events.card").ID)
+		assert.Equal(t, block, findViolation(t, rep, "block.extract").ID)
 	})
 
 	t.Run("bucket dropped", func(t *testing.T) {

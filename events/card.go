@@ -157,7 +157,7 @@ type Card struct {
 	Temporal              Temporal
 	Lifecycle             Lifecycle
 	SupersedesEventIDs    []uint64
-	SupersededBy          uint64 // the card that superseded this one, if any
+	SupersededBy          uint64 // the latest card that superseded this one, if any
 	ConflictsWithEventIDs []uint64
 	CreatedAt             time.Time
 }

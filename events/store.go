@@ -240,3 +240,10 @@ func SetForgotten(tx *bolt.Tx, id uint64, forget bool) (bool, error) {
 	_, changed, err := setForgotten(tx, id, forget)
 	return changed, err
 }
+
+// Encode returns the stored form of c (Decode's inverse), for tools and
+// tests that inspect or repair files; writers use the extraction job.
+func Encode(c *Card) ([]byte, error) {
+	r := c.record("")
+	return kv.Encode(cardVersion, &r)
+}

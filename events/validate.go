@@ -230,3 +230,7 @@ func b2i(b bool) int {
 	}
 	return 0
 }
+
+// QuoteIn reports whether quote occurs in content with case and runs of
+// whitespace folded, the rule Build applies.
+func QuoteIn(quote, content string) bool { return strings.Contains(fold(content), fold(quote)) }

@@ -184,6 +184,8 @@
 // A month without a year takes the nearest occurrence (inferred); "the
 // end of the month" uses days 21–end of ref's month, like "end of June".
 //
+// Earlier/later — PrecisionRange, not Approx (both ends are exact):
+//
 //	earlier this week/month/year, earlier in the year → [unit start, end of ref's day)
 //	later this week/month/year                        → [ref's day, unit end)
 //

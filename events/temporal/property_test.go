@@ -130,3 +130,44 @@ func TestRandomBytesNeverPanic(t *testing.T) {
 		checkFind(t, text, refMon, temporal.Find(text, refMon))
 	}
 }
+
+// grammarSoup is vocabulary for random sentences that hit the grammar hard.
+var grammarSoup = strings.Fields(`yesterday last Saturday the sunday before 25 May 2023 7/5/2023 in early June
+	for 4 years since 2019 from to between and a few days ago about three weeks back over
+	the past 5 years at 3pm noon on Friday this coming weekend of mid - late end beginning
+	summer fall of 2022 year earlier later this week month some time around recently
+	the other day couple of twenty five 2023-05-07 13 / 5 , . 昨天 上周 三年前 2023年5月7日 年 月 日 前 后 几 十 两 周 六
+	ever next Monday tonight morning x foo I may go march 9:30 am p.m. the week before last day after 7 may 12 : 00
+	1999 2100 winter first second weekend every each fortnight hours minutes 12th 31 Feb 29 2024 until through`)
+
+// TestGrammarSoupProperties: on random mixtures of grammar words, Find's
+// spans are well formed and each resolves identically with Resolve.
+func TestGrammarSoupProperties(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	refs := []time.Time{refMon, refSunJu, refJan}
+	n := 20000
+	if testing.Short() {
+		n = 2000
+	}
+	for i := 0; i < n; i++ {
+		var sb strings.Builder
+		for k := 1 + r.IntN(9); k > 0; k-- {
+			sb.WriteString(grammarSoup[r.IntN(len(grammarSoup))])
+			if r.IntN(4) != 0 {
+				sb.WriteByte(' ')
+			}
+		}
+		text := sb.String()
+		ref := refs[i%len(refs)]
+		for _, m := range temporal.Find(text, ref) {
+			span := text[m.Offset : m.Offset+m.Length]
+			if got := temporal.Resolve(span, ref); !sameResolution(got, m.Resolution) {
+				t.Fatalf("%q: span %q resolves to %+v in Find but %+v alone", text, span, m.Resolution, got)
+			}
+			if m.Known() && !m.Start.Before(m.End) {
+				t.Fatalf("%q: empty interval for %q", text, span)
+			}
+		}
+		checkFind(t, text, ref, temporal.Find(text, ref))
+	}
+}

@@ -77,7 +77,8 @@ func (p *parser) lastThisNext(i int) (cand, bool) {
 	if s, ok := seasonWords[t]; ok {
 		return cand{p.seasonDir(s, dir), n}, true
 	}
-	if mw, ok := monthWords[t]; ok && (!mw.abbr || !riskyMonth(t)) {
+	// "this may help": lower-case may/march/mar never follow last/this/next.
+	if mw, ok := monthWords[t]; ok && !(riskyMonth(t) && (mw.abbr || p.toks[j].lower)) {
 		y := p.today.Year()
 		switch {
 		case dir < 0 && mw.m >= p.today.Month():
