@@ -280,4 +280,3 @@ func (m *Memory) RecordMemoryUse(ctx context.Context, u Use) error {
 		return rb.Put([]byte(u.ReceiptID), v)
 	})
 }
-

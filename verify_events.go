@@ -178,4 +178,3 @@ func clipText(s string) string {
 	}
 	return s
 }
-
