@@ -23,7 +23,10 @@
 // of a session is timestamped Date + i seconds. A conversation without a
 // "sample_id" is named "conv-<k>" by its 1-based position in the file.
 //
-// Evidence ids are normalised (NormalizeEvidence) against the dia_ids of the
+// Turn dia_ids are normalised like evidence ids ("D3:05" → "D3:5"; see
+// NormalizeEvidence). A dia_id repeated within a conversation is kept on
+// both turns; the maps of MessageMap name the first. Evidence ids are
+// normalised (NormalizeEvidence) against the dia_ids of the
 // conversation; the raw list is kept in QA.RawEvidence and the ids that do
 // not name a turn in QA.Unresolved. A numeric answer (2022) becomes its
 // decimal text ("2022"); a missing or null answer becomes "".

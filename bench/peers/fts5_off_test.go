@@ -1,0 +1,5 @@
+//go:build !sqlite_fts5
+
+package main
+
+const haveFTS5 = false
