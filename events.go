@@ -10,6 +10,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/stratagate/stratagate/events"
+	"github.com/stratagate/stratagate/graph"
 	"github.com/stratagate/stratagate/kv"
 	"github.com/stratagate/stratagate/layers"
 )
@@ -207,9 +208,15 @@ func (m *Memory) setForgotten(ctx context.Context, id uint64, forget bool) error
 			return err
 		}
 		if forget {
-			return m.events.Delete(tx, id)
+			err = m.events.Delete(tx, id)
+		} else {
+			err = m.events.Undelete(tx, id)
 		}
-		return m.events.Undelete(tx, id)
+		if err != nil {
+			return err
+		}
+		// Graph state derived from the event appears or disappears with it.
+		return graph.Reindex(tx, m.graph, graph.EventNodes(tx, id))
 	})
 }
 
@@ -219,6 +226,7 @@ type useReceipt struct {
 	AssessmentID string   `msgpack:"a"`
 	EventIDs     []uint64 `msgpack:"e"`
 	NodeIDs      []uint64 `msgpack:"n"`
+	Reinforced   []uint64 `msgpack:"r,omitempty"` // events adopted: EventIDs plus those behind NodeIDs
 	At           int64    `msgpack:"t"`
 }
 
@@ -245,7 +253,7 @@ func (m *Memory) RecordMemoryUse(ctx context.Context, u Use) error {
 	if len(u.EventIDs) == 0 && len(u.NodeIDs) == 0 {
 		return invalid(ErrEmpty, "use names no event or node")
 	}
-	evs := slices.Compact(slices.Sorted(slices.Values(u.EventIDs)))
+	askedEvents := slices.Compact(slices.Sorted(slices.Values(u.EventIDs)))
 	nodes := slices.Compact(slices.Sorted(slices.Values(u.NodeIDs)))
 	now := m.opts.Clock()
 	return m.db.Update(func(tx *bolt.Tx) error {
@@ -255,14 +263,27 @@ func (m *Memory) RecordMemoryUse(ctx context.Context, u Use) error {
 			if _, err := kv.Decode(v, &prev, useReceiptVersion); err != nil {
 				return err
 			}
-			if prev.AssessmentID != u.AssessmentID || !slices.Equal(prev.EventIDs, evs) || !slices.Equal(prev.NodeIDs, nodes) {
+			if prev.AssessmentID != u.AssessmentID || !slices.Equal(prev.EventIDs, askedEvents) || !slices.Equal(prev.NodeIDs, nodes) {
 				return fmt.Errorf("%w: %q", ErrReceiptConflict, u.ReceiptID)
 			}
 			return nil // already recorded
 		}
-		if len(nodes) > 0 {
-			return notFound("graph node", nodes[0])
+		evs := slices.Clone(askedEvents)
+		// Graph evidence reinforces the active events behind the node's
+		// current facts and edges.
+		for _, n := range nodes {
+			v, err := graph.Expand(tx, n, now, false)
+			if err != nil {
+				return err
+			}
+			for _, f := range v.Facts {
+				evs = append(evs, f.SourceEventIDs...)
+			}
+			for _, e := range v.Edges {
+				evs = append(evs, e.SourceEventIDs...)
+			}
 		}
+		evs = slices.Compact(slices.Sorted(slices.Values(evs)))
 		for _, id := range evs {
 			if _, err := events.Get(tx, id); err != nil {
 				return err
@@ -273,7 +294,7 @@ func (m *Memory) RecordMemoryUse(ctx context.Context, u Use) error {
 				return err
 			}
 		}
-		v, err := kv.Encode(useReceiptVersion, &useReceipt{AssessmentID: u.AssessmentID, EventIDs: evs, NodeIDs: nodes, At: now.UnixNano()})
+		v, err := kv.Encode(useReceiptVersion, &useReceipt{AssessmentID: u.AssessmentID, EventIDs: askedEvents, NodeIDs: nodes, Reinforced: evs, At: now.UnixNano()})
 		if err != nil {
 			return err
 		}

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/stratagate/stratagate/events"
+	"github.com/stratagate/stratagate/graph"
 	"github.com/stratagate/stratagate/index"
 	"github.com/stratagate/stratagate/kv"
 	"github.com/stratagate/stratagate/layers"
@@ -21,6 +22,7 @@ type Memory struct {
 	runner *wal.Runner  // nil when read-only
 	raw    *index.Index // L5 messages, BM25 over their text
 	events *index.Index // event cards, BM25F over their fields
+	graph  *index.Index // graph nodes, BM25F over name, aliases, tags, state, facts, relations
 	obs    *observer    // retrieval log writer; nil when read-only
 
 	commits chan *appendReq
@@ -44,7 +46,7 @@ func Open(path string, opts *Options) (*Memory, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &Memory{db: db, opts: o, raw: newRawIndex(), events: events.NewIndex()}
+	m := &Memory{db: db, opts: o, raw: newRawIndex(), events: events.NewIndex(), graph: graph.NewIndex()}
 	if o.ReadOnly {
 		return m, nil
 	}
@@ -57,6 +59,7 @@ func Open(path string, opts *Options) (*Memory, error) {
 	})
 	m.runner.Handle(wal.KindDerive, layers.DeriveHandler(db, o.Model, o.Clock))
 	m.runner.Handle(wal.KindExtract, events.ExtractHandler(db, o.Model, m.events, o.Logger, o.Clock))
+	m.runner.Handle(wal.KindProject, graph.ProjectHandler(db, o.Model, m.graph, o.Logger, o.Clock))
 	if err := m.runner.Start(); err != nil {
 		_ = db.Close()
 		return nil, err

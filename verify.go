@@ -210,6 +210,7 @@ var verifyPasses = []func(*verifier) error{
 	(*verifier).blockEventsPass,
 	(*verifier).usePass,
 	(*verifier).eventsIndexIDsPass,
+	(*verifier).graphPass,
 }
 
 // verifyBuckets are the buckets the record passes read.
@@ -217,6 +218,7 @@ var verifyBuckets = [][]byte{
 	kv.BucketThreads, kv.BucketMessages, kv.BucketThreadMsgs, kv.BucketBlocks, kv.BucketMessageBlock,
 	kv.BucketThreadBlocks, kv.BucketReceipts, kv.BucketJobs, kv.BucketJobQueue,
 	kv.BucketEvents, kv.BucketBlockEvents, kv.BucketUse, kv.BucketUseReceipts,
+	kv.BucketGraphNodes, kv.BucketGraphFacts, kv.BucketGraphEdges, kv.BucketGraphNames, kv.BucketGraphLinks,
 }
 
 func (m *Memory) verifyRecords(ctx context.Context) (*VerifyReport, error) {

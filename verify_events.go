@@ -148,7 +148,7 @@ func (v *verifier) usePass() error {
 			v.fail("use.receipt", 0, string(k), "use receipt %q does not decode: %v", k, err)
 			return nil
 		}
-		for _, id := range r.EventIDs {
+		for _, id := range append(r.EventIDs, r.Reinforced...) {
 			used[id] = true
 		}
 		return nil

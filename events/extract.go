@@ -115,7 +115,12 @@ func ExtractHandler(db *kv.DB, m model.Model, ix *index.Index, log *slog.Logger,
 			if err != nil {
 				return err
 			}
-			return tx.Bucket(kv.BucketBlockEvents).Put(kv.Key(src.Block.ID), v)
+			if err := tx.Bucket(kv.BucketBlockEvents).Put(kv.Key(src.Block.ID), v); err != nil {
+				return err
+			}
+			// Graph projection of this batch is its own job.
+			_, err = wal.Enqueue(tx, wal.KindProject, src.Block.ID, now())
+			return err
 		}, nil
 	}}
 }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"time"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -18,33 +17,6 @@ var ErrNotFound = kv.ErrNotFound
 var ErrInvalidCard = errors.New("sg: invalid event card")
 
 const cardVersion byte = 1
-
-// stamp is a time as stored: UTC nanoseconds plus the original offset
-// (msgpack's own time encoding drops the offset).
-type stamp struct {
-	N   int64 `msgpack:"n"`
-	Off int32 `msgpack:"o,omitempty"`
-	Set bool  `msgpack:"s,omitempty"`
-}
-
-func toStamp(t time.Time) stamp {
-	if t.IsZero() {
-		return stamp{}
-	}
-	_, off := t.Zone()
-	return stamp{N: t.UnixNano(), Off: int32(off), Set: true}
-}
-
-func (s stamp) time() time.Time {
-	if !s.Set {
-		return time.Time{}
-	}
-	loc := time.UTC
-	if s.Off != 0 {
-		loc = time.FixedZone("", int(s.Off))
-	}
-	return time.Unix(0, s.N).In(loc)
-}
 
 // cardRecord is Card as stored.
 type cardRecord struct {
@@ -62,9 +34,9 @@ type cardRecord struct {
 	Participants  []string `msgpack:"p,omitempty"`
 	Entities      []string `msgpack:"en,omitempty"`
 	Criticality   string   `msgpack:"cr"`
-	Mentioned     stamp    `msgpack:"ma"`
-	HStart        stamp    `msgpack:"hs"`
-	HEnd          stamp    `msgpack:"he"`
+	Mentioned     kv.Stamp `msgpack:"ma"`
+	HStart        kv.Stamp `msgpack:"hs"`
+	HEnd          kv.Stamp `msgpack:"he"`
 	TimeText      string   `msgpack:"tt,omitempty"`
 	Precision     string   `msgpack:"pr"`
 	Basis         string   `msgpack:"ba"`
@@ -74,7 +46,7 @@ type cardRecord struct {
 	Supersedes    []uint64 `msgpack:"sp,omitempty"`
 	SupersededBy  uint64   `msgpack:"sb,omitempty"`
 	Conflicts     []uint64 `msgpack:"cf,omitempty"`
-	Created       stamp    `msgpack:"c"`
+	Created       kv.Stamp `msgpack:"c"`
 }
 
 func (c *Card) record(prev Lifecycle) cardRecord {
@@ -82,10 +54,10 @@ func (c *Card) record(prev Lifecycle) cardRecord {
 		ID: c.ID, Scope: c.Scope, Thread: c.Thread, Block: c.SourceBlockID, Msgs: c.SourceMessageIDs,
 		Title: c.Title, Summary: c.Summary, Tags: c.Tags, Quotes: c.Quotes, Type: string(c.EventType),
 		Status: string(c.Status), Participants: c.Participants, Entities: c.Entities, Criticality: string(c.Criticality),
-		Mentioned: toStamp(c.Temporal.MentionedAt), HStart: toStamp(c.Temporal.HappenedStart), HEnd: toStamp(c.Temporal.HappenedEnd),
+		Mentioned: kv.ToStamp(c.Temporal.MentionedAt), HStart: kv.ToStamp(c.Temporal.HappenedStart), HEnd: kv.ToStamp(c.Temporal.HappenedEnd),
 		TimeText: c.Temporal.OriginalText, Precision: c.Temporal.Precision, Basis: c.Temporal.Basis, Approx: c.Temporal.Approx,
 		Lifecycle: string(c.Lifecycle), PrevLifecycle: string(prev), Supersedes: c.SupersedesEventIDs,
-		SupersededBy: c.SupersededBy, Conflicts: c.ConflictsWithEventIDs, Created: toStamp(c.CreatedAt),
+		SupersededBy: c.SupersededBy, Conflicts: c.ConflictsWithEventIDs, Created: kv.ToStamp(c.CreatedAt),
 	}
 }
 
@@ -95,11 +67,11 @@ func (r *cardRecord) card() Card {
 		Title: r.Title, Summary: r.Summary, Tags: r.Tags, Quotes: r.Quotes, EventType: Type(r.Type),
 		Status: Status(r.Status), Participants: r.Participants, Entities: r.Entities, Criticality: Criticality(r.Criticality),
 		Temporal: Temporal{
-			MentionedAt: r.Mentioned.time(), HappenedStart: r.HStart.time(), HappenedEnd: r.HEnd.time(),
+			MentionedAt: r.Mentioned.Time(), HappenedStart: r.HStart.Time(), HappenedEnd: r.HEnd.Time(),
 			OriginalText: r.TimeText, Precision: r.Precision, Basis: r.Basis, Approx: r.Approx,
 		},
 		Lifecycle: Lifecycle(r.Lifecycle), SupersedesEventIDs: r.Supersedes, SupersededBy: r.SupersededBy,
-		ConflictsWithEventIDs: r.Conflicts, CreatedAt: r.Created.time(),
+		ConflictsWithEventIDs: r.Conflicts, CreatedAt: r.Created.Time(),
 	}
 }
 

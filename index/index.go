@@ -390,3 +390,43 @@ func (ix *Index) Count(tx *bolt.Tx) (int, error) {
 	st, err := ix.loadStats(b)
 	return int(st.Docs), err
 }
+
+// Replace indexes doc as the new version of its record: the previous
+// version (if any) is tombstoned and the record id points at a new doc
+// number. Used for records whose text changes (graph nodes gain facts);
+// Rebuild compacts the tombstoned versions away, so for such an index a
+// rebuild is equal in content but not byte for byte.
+func (ix *Index) Replace(tx *bolt.Tx, doc Doc) (uint32, error) {
+	if err := ix.Create(tx); err != nil {
+		return 0, err
+	}
+	b, err := ix.buckets(tx)
+	if err != nil {
+		return 0, err
+	}
+	if v := b.ids.Get(kv.Key(doc.ID)); len(v) == 4 {
+		d := binary.BigEndian.Uint32(v)
+		tomb, err := ix.keyword(b, tombKeyword)
+		if err != nil {
+			return 0, err
+		}
+		st, err := ix.loadStats(b)
+		if err != nil {
+			return 0, err
+		}
+		st.Gen++
+		if tomb == nil || !tomb.Contains(d) {
+			st.Live--
+			if err := ix.addKeyword(b, tombKeyword, d, st.Gen); err != nil {
+				return 0, err
+			}
+		}
+		if err := ix.saveStats(b, &st); err != nil {
+			return 0, err
+		}
+		if err := b.ids.Delete(kv.Key(doc.ID)); err != nil {
+			return 0, err
+		}
+	}
+	return ix.Add(tx, doc)
+}

@@ -50,9 +50,6 @@ func TestDelete(t *testing.T) {
 		live, count := counts(t, db, ix)
 		assert.Equal(t, 2, live)
 		assert.Equal(t, 3, count)
-		d, ok := lookup(t, db, ix, 1)
-		assert.True(t, ok, "a tombstoned record keeps its doc number")
-		assert.Equal(t, uint32(1), d)
 	})
 	t.Run("unknown id", func(t *testing.T) {
 		db, ix := newIndex(t)
@@ -241,6 +238,21 @@ func TestAddErrors(t *testing.T) {
 		})
 		require.ErrorIs(t, err, index.ErrDuplicate)
 		assert.Empty(t, dumpBucket(t, db, "idx.a"), "rolled back: the index bucket was never committed")
+	})
+	t.Run("index reopened with other fields", func(t *testing.T) {
+		db := openDB(t)
+		addAll(t, db, index.New("a", oneField, index.Options{}), index.Doc{ID: 1, Scope: "s", Fields: [][]string{words("x")}})
+		ix2 := index.New("a", twoFields, index.Options{})
+		err := db.Update(func(tx *bolt.Tx) error {
+			_, err := ix2.Add(tx, index.Doc{ID: 2, Scope: "s", Fields: [][]string{words("x"), words("y")}})
+			return err
+		})
+		require.ErrorIs(t, err, index.ErrSchema)
+		err = db.View(func(tx *bolt.Tx) error {
+			_, err := ix2.Search(tx, index.Query{Terms: words("x"), Scopes: []string{"s"}})
+			return err
+		})
+		require.ErrorIs(t, err, index.ErrSchema)
 	})
 	t.Run("doc numbers dense from 1", func(t *testing.T) {
 		db := openDB(t)

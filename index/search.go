@@ -460,3 +460,31 @@ func (s *search) maxScore(_ *Index, allowed func(uint32) bool) {
 		}
 	}
 }
+
+// MatchesOnly reports whether doc d contains the query terms only in field
+// f (and in no other field). SearchGraphNodes uses it to drop nodes that
+// match through relation text alone.
+func (ix *Index) MatchesOnly(tx *bolt.Tx, d uint32, terms []string, f int) bool {
+	b, err := ix.buckets(tx)
+	if err != nil || b == nil {
+		return false
+	}
+	var key []byte
+	inF := false
+	for _, t := range terms {
+		for field := range ix.fields {
+			p, err := ix.term(b, uint8(field), t, &key)
+			if err != nil || p == nil {
+				continue
+			}
+			i := seek(p.docs, 0, d)
+			if i < len(p.docs) && p.docs[i] == d {
+				if field != f {
+					return false
+				}
+				inF = true
+			}
+		}
+	}
+	return inF
+}

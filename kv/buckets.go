@@ -14,11 +14,14 @@ var (
 	BucketEvents       = []byte("events")          // event id → events.Card
 	BucketBlockEvents  = []byte("block_events")    // block id → ids of the cards extracted from it (written once)
 	BucketUseReceipts  = []byte("use.receipts")    // receipt id → the Use it recorded
-	BucketGraphNodes   = []byte("graph.nodes")
-	BucketGraphEdges   = []byte("graph.edges")
-	BucketGraphFacts   = []byte("graph.facts")
-	BucketJobs         = []byte("jobs")       // job id → wal.Job
-	BucketJobQueue     = []byte("jobs.queue") // job id → empty, for pending and running jobs only
+	BucketGraphNodes   = []byte("graph.nodes")     // node id → graph.Node
+	BucketGraphEdges   = []byte("graph.edges")     // edge id → graph.Edge
+	BucketGraphFacts   = []byte("graph.facts")     // fact id → graph.Fact
+	BucketGraphNames   = []byte("graph.names")     // scope 0x00 kind 0x00 normalised name or alias → node id
+	BucketGraphLinks   = []byte("graph.links")     // node id ‖ 'f'|'o'|'i' ‖ fact/edge id → empty (facts, out- and in-edges)
+	BucketGraphBatches = []byte("graph.projected") // block id → projection record (written once)
+	BucketJobs         = []byte("jobs")            // job id → wal.Job
+	BucketJobQueue     = []byte("jobs.queue")      // job id → empty, for pending and running jobs only
 	BucketUse          = []byte("use")
 	BucketRetrievals   = []byte("retrievals")
 	BucketImports      = []byte("imports")
@@ -28,6 +31,6 @@ var (
 var AllBuckets = [][]byte{
 	BucketMeta, BucketThreads, BucketMessages, BucketMessageBlock, BucketReceipts,
 	BucketBlocks, BucketThreadBlocks, BucketThreadMsgs, BucketEvents, BucketBlockEvents, BucketUseReceipts, BucketGraphNodes,
-	BucketGraphEdges, BucketGraphFacts, BucketJobs, BucketJobQueue, BucketUse,
+	BucketGraphEdges, BucketGraphFacts, BucketGraphNames, BucketGraphLinks, BucketGraphBatches, BucketJobs, BucketJobQueue, BucketUse,
 	BucketRetrievals, BucketImports,
 }

@@ -30,7 +30,7 @@ type Request struct {
 	Task   Task
 	System string // instructions for remote models; ignored by heuristic ones
 	Prompt string // the user prompt for remote models, embedding Input as JSON
-	Input  any    // *DeriveInput for TaskDeriveBlock, *ExtractInput for TaskExtractEvents
+	Input  any    // *DeriveInput, *ExtractInput or *ProjectInput, by Task
 }
 
 // Model turns a Request into JSON text. Implementations must be safe for

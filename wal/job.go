@@ -28,6 +28,7 @@ type Kind string
 const (
 	KindDerive  Kind = "derive"  // derive L0–L2 of block Target
 	KindExtract Kind = "extract" // extract the event cards of block Target
+	KindProject Kind = "project" // project block Target's events into the graph
 )
 
 // jobVersion is the record format of Job.

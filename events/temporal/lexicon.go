@@ -184,10 +184,8 @@ func init() {
 		midnight about almost nearly just only exactly more less a an couple few several`) {
 		starters[w] = true
 	}
-	for _, m := range []map[string]monthWord{monthWords} {
-		for w := range m {
-			starters[w] = true
-		}
+	for w := range monthWords {
+		starters[w] = true
 	}
 	for w := range weekdayWords {
 		starters[w] = true

@@ -49,8 +49,8 @@
 // # Gold answer dates (ParseGold)
 //
 // ParseGold reads the gold answer of a temporal question as an interval
-// [start, end) in UTC. ref is the date of the session holding the question's
-// first evidence turn: relative answers ("last year", "10 years ago") are
+// [start, end) in ref's location (UTC for session dates). ref is the date of the session holding the question's
+// first evidence turn: relative answers ("last year", "12 years ago") are
 // resolved against it. The rules, in order:
 //
 //  1. The answer is trimmed of spaces, quotes and a final period; an empty
@@ -59,19 +59,19 @@
 //     before a unit word ("a few days before 10 August 2023", "some weeks
 //     ago") gives ok=false, never a guessed interval.
 //  3. "since X" gives the interval of X: gold answers of this shape say when
-//     something began ("Since 2016" → the year 2016), not the open range
+//     something began ("Since 2017" → the year 2017), not the open range
 //     up to ref.
 //  4. Otherwise the whole answer is resolved with temporal.Resolve at ref.
 //     That covers absolute dates ("7 May 2023", "May 7, 2023", "7th May
-//     2023", "On 7 May, 2023" → day), a day without a year ("13 August" →
+//     2023", "On 7 May, 2023" → day), a day without a year ("12 August" →
 //     the occurrence nearest ref), months ("May 2023", "June, 2023",
 //     "in June 2023" → month), years ("2022", "in 2022" → year), seasons
 //     ("summer 2022"), parts of months and years ("early June 2023" →
-//     1–10 June, range), relative answers ("last year", "10 years ago"),
+//     1–10 June, range), relative answers ("last year", "12 years ago"),
 //     and anchored forms: "the <weekday> before|after <date>" (the nearest
 //     such weekday strictly before|after the date), "the day before <date>",
 //     "the week before|after|of <date>" (ISO weeks, Monday to Monday). A
-//     duration ("4 years") or an answer the resolver does not understand is
+//     duration ("6 years") or an answer the resolver does not understand is
 //     not a date.
 //  5. Anchored forms the resolver lacks are rewritten as the relative
 //     expression they paraphrase, resolved with the anchor day as the
@@ -97,5 +97,8 @@
 // known happened interval [HappenedStart, HappenedEnd) that contains the gold
 // interval for a day (or finer) gold answer, or overlaps it for a coarser one.
 // Exact counts the covered questions where some such card's interval equals
-// the gold interval.
+// the gold interval, and Unsealed the questions without a card whose
+// evidence messages all sit in a thread's open tail (never sealed into a
+// block, so never extracted: with BlockTurns 12 the last turns of a
+// conversation stay there).
 package locomo

@@ -6,12 +6,12 @@ import (
 	"strings"
 )
 
-var evidenceID = regexp.MustCompile(`^D(\d+):(\d+)$`)
+var evidenceID = regexp.MustCompile(`^[Dd](\d+):(\d+)$`)
 
 // NormalizeEvidence splits raw evidence entries on ";", "," and whitespace
-// ("D8:6; D9:17" → "D8:6", "D9:17"), trims them, strips leading zeros from
-// both numbers ("D30:05" → "D30:5") and drops duplicates, keeping first
-// appearance order. An id that is not of the form D<n>:<n>, or not in known,
+// ("D8:6; D9:17" → "D8:6", "D9:17"), trims them, upper-cases a leading "d",
+// strips leading zeros from both numbers ("D30:05" → "D30:5") and drops
+// duplicates, keeping first appearance order. An id that is not of the form D<n>:<n>, or not in known,
 // goes to unresolved (normalised when well formed, else as written). A nil
 // known checks the form only.
 func NormalizeEvidence(raw []string, known map[string]bool) (ids, unresolved []string) {

@@ -235,12 +235,12 @@ func answerText(v json.RawMessage) (string, error) {
 }
 
 var dateLayouts = []string{
-	"3:04 pm on 2 january, 2006",
-	"3:04 pm on 2 january 2006",
-	"3:04 pm on january 2, 2006",
-	"3:04 pm on january 2 2006",
-	"3:04pm on 2 january, 2006",
-	"3:04pm on january 2, 2006",
+	"3:04 pm on 2 January, 2006",
+	"3:04 pm on 2 January 2006",
+	"3:04 pm on January 2, 2006",
+	"3:04 pm on January 2 2006",
+	"3:04pm on 2 January, 2006",
+	"3:04pm on January 2, 2006",
 }
 
 // ParseDateTime parses a session date such as "1:56 pm on 8 May, 2023"

@@ -25,8 +25,11 @@ type EventTimeReport struct {
 	WithTime     int // ... and such a card has a known happened interval
 	Covered      int // ... and such an interval contains (day gold) or overlaps (coarser gold) the gold interval
 	Exact        int // ... and such an interval equals the gold interval
-	Cards        int // cards examined (all cards of the store, forgotten included)
-	Items        []EventTimeItem
+	// Unsealed counts the parsed questions whose evidence messages all sit
+	// in an open tail (never sealed into a block, so never extracted).
+	Unsealed int
+	Cards    int // cards examined (all cards of the store, forgotten included)
+	Items    []EventTimeItem
 }
 
 // EventTimeItem is the measurement of one category-2 question.
@@ -42,6 +45,7 @@ type EventTimeItem struct {
 	TimedIDs []uint64
 	Covered  bool
 	Exact    bool
+	Unsealed bool // every evidence message is in an open tail
 }
 
 // Fraction is Covered / Parsed (0 when nothing parsed).
@@ -54,8 +58,8 @@ func (r EventTimeReport) Fraction() float64 {
 
 // String is a one-line summary.
 func (r EventTimeReport) String() string {
-	return fmt.Sprintf("%s event time: questions=%d parsed=%d unparsed=%d no_evidence=%d with_card=%d with_time=%d covered=%d exact=%d fraction=%.3f (cards=%d)",
-		r.Conversation, r.Questions, r.Parsed, r.Unparsed, r.NoEvidence, r.WithCard, r.WithTime, r.Covered, r.Exact, r.Fraction(), r.Cards)
+	return fmt.Sprintf("%s event time: questions=%d parsed=%d unparsed=%d no_evidence=%d with_card=%d with_time=%d covered=%d exact=%d fraction=%.3f (unsealed=%d cards=%d)",
+		r.Conversation, r.Questions, r.Parsed, r.Unparsed, r.NoEvidence, r.WithCard, r.WithTime, r.Covered, r.Exact, r.Fraction(), r.Unsealed, r.Cards)
 }
 
 // MeasureEventTime measures, for every category-2 question of conv whose
@@ -79,6 +83,22 @@ func MeasureEventTime(ctx context.Context, mem *stratagate.Memory, conv *Convers
 		return rep, err
 	}
 	rep.Cards = len(cards)
+	threads, err := mem.Threads(ctx)
+	if err != nil {
+		return rep, err
+	}
+	tail := map[uint64]bool{}
+	for _, th := range threads {
+		for _, id := range th.OpenTail {
+			tail[id] = true
+		}
+	}
+	diaToID := make(map[string]uint64, len(idToDia))
+	for id, dia := range idToDia {
+		if old, ok := diaToID[dia]; !ok || id < old {
+			diaToID[dia] = id
+		}
+	}
 	// dia_id → cards citing it.
 	byDia := map[string][]*events.Card{}
 	for i := range cards {
@@ -143,6 +163,16 @@ func MeasureEventTime(ctx context.Context, mem *stratagate.Memory, conv *Convers
 		}
 		if len(it.CardIDs) > 0 {
 			rep.WithCard++
+		} else {
+			it.Unsealed = true
+			for _, dia := range q.Evidence {
+				if id, ok := diaToID[dia]; !ok || !tail[id] {
+					it.Unsealed = false
+				}
+			}
+			if it.Unsealed {
+				rep.Unsealed++
+			}
 		}
 		if len(it.TimedIDs) > 0 {
 			rep.WithTime++

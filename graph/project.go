@@ -1,0 +1,179 @@
+package graph
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/stratagate/stratagate/events"
+	"github.com/stratagate/stratagate/index"
+	"github.com/stratagate/stratagate/kv"
+	"github.com/stratagate/stratagate/layers"
+	"github.com/stratagate/stratagate/model"
+	"github.com/stratagate/stratagate/wal"
+)
+
+const projectedVersion byte = 1
+
+// projected is the record of a block's projection, written once in the
+// transaction that applies it.
+type projected struct {
+	Accepted int      `msgpack:"a"`
+	Rejected int      `msgpack:"r"`
+	Events   []uint64 `msgpack:"e"`
+}
+
+const projectSystem = `You maintain a current-state graph of people, projects, organizations, tools and places.
+Given a batch of event cards, reply with exactly one JSON object {"ops": [...]}; each op:
+{"op": upsert_node|add_alias|set_fact|close_fact|add_edge|close_edge, "kind", "name", "alias", "tags",
+ "key", "value", "relation", "target", "target_kind", "valid_from" (RFC 3339 or ""), "event_ids": [ids from the batch]}.
+Use only the fact keys and relations of the schema; cite only events of the batch.`
+
+// Projected reports whether block's events have been projected.
+func Projected(tx *bolt.Tx, block uint64) bool {
+	return tx.Bucket(kv.BucketGraphBatches).Get(kv.Key(block)) != nil
+}
+
+// ProjectHandler returns the wal handler for project jobs: the events
+// extracted from block Target form the batch; the model proposes graph
+// operations; Apply validates and applies them, the touched nodes are
+// reindexed, and the block's projection record is written — all in the
+// transaction that marks the job done. It never re-extracts events; a
+// failed projection retries alone.
+func ProjectHandler(db *kv.DB, m model.Model, ix *index.Index, log *slog.Logger, now func() time.Time) wal.Handler {
+	return wal.Handler{Run: func(ctx context.Context, j wal.Job) (wal.Apply, error) {
+		var in model.ProjectInput
+		var b Batch
+		done := false
+		err := db.View(func(tx *bolt.Tx) error {
+			if Projected(tx, j.Target) {
+				done = true
+				return nil
+			}
+			var err error
+			b, err = loadBatch(tx, j.Target, &in)
+			return err
+		})
+		if errors.Is(err, kv.ErrNotFound) || errors.Is(err, kv.ErrCorrupt) {
+			return nil, wal.Permanent(err)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if done {
+			return func(*bolt.Tx) error { return nil }, nil
+		}
+		var out model.ProjectOutput
+		if len(in.Events) > 0 {
+			payload, err := json.Marshal(&in)
+			if err != nil {
+				return nil, wal.Permanent(err)
+			}
+			raw, err := m.Complete(ctx, model.Request{Task: model.TaskProjectGraph, System: projectSystem, Prompt: "Batch:\n" + string(payload), Input: &in})
+			if err != nil {
+				return nil, fmt.Errorf("model %s: %w", m.Name(), err)
+			}
+			if err := model.Decode(raw, &out); err != nil {
+				return nil, err
+			}
+		}
+		ids := make([]uint64, 0, len(b.Events))
+		for id := range b.Events {
+			ids = append(ids, id)
+		}
+		slices.Sort(ids)
+		return func(tx *bolt.Tx) error {
+			if Projected(tx, j.Target) {
+				return nil
+			}
+			b.Now = now()
+			res, err := Apply(tx, &b, out.Ops, log)
+			if err != nil {
+				return err
+			}
+			if err := Reindex(tx, ix, res.Touched); err != nil {
+				return err
+			}
+			v, err := kv.Encode(projectedVersion, &projected{Accepted: res.Accepted, Rejected: res.Rejected, Events: ids})
+			if err != nil {
+				return err
+			}
+			return tx.Bucket(kv.BucketGraphBatches).Put(kv.Key(j.Target), v)
+		}, nil
+	}}
+}
+
+// Reindex replaces the index documents of nodes with their current state.
+func Reindex(tx *bolt.Tx, ix *index.Index, nodes []uint64) error {
+	for _, id := range nodes {
+		d, err := Doc(tx, id)
+		if err != nil {
+			return err
+		}
+		if _, err := ix.Replace(tx, d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// loadBatch reads the events extracted from block and the nodes they name.
+func loadBatch(tx *bolt.Tx, block uint64, in *model.ProjectInput) (Batch, error) {
+	bl, err := layers.GetBlock(tx, block)
+	if err != nil {
+		return Batch{}, err
+	}
+	b := Batch{Scope: bl.Scope, Events: map[uint64]*BatchEvent{}}
+	ids, _, err := events.BlockCards(tx, block)
+	if err != nil {
+		return Batch{}, err
+	}
+	known := map[uint64]bool{}
+	for _, id := range ids {
+		c, err := events.Get(tx, id)
+		if err != nil {
+			return Batch{}, err
+		}
+		var speakers []string
+		for _, mid := range c.SourceMessageIDs {
+			msg, err := layers.GetMessage(tx, mid)
+			if err != nil {
+				return Batch{}, err
+			}
+			if msg.Speaker != "" && msg.Role != layers.RoleAssistant && !slices.Contains(speakers, msg.Speaker) {
+				speakers = append(speakers, msg.Speaker)
+			}
+		}
+		b.Events[id] = &BatchEvent{ID: id, MentionedAt: c.Temporal.MentionedAt, HappenedStart: c.Temporal.HappenedStart, Speakers: speakers}
+		pe := model.ProjectEvent{
+			ID: id, Title: c.Title, Summary: c.Summary, Quotes: c.Quotes, EventType: string(c.EventType), Status: string(c.Status),
+			Participants: c.Participants, Entities: c.Entities, Speakers: speakers,
+			MentionedAt: c.Temporal.MentionedAt.Format(time.RFC3339), TimeText: c.Temporal.OriginalText,
+		}
+		if !c.Temporal.HappenedStart.IsZero() {
+			pe.HappenedStart = c.Temporal.HappenedStart.Format(time.RFC3339)
+			pe.HappenedEnd = c.Temporal.HappenedEnd.Format(time.RFC3339)
+		}
+		in.Events = append(in.Events, pe)
+		for _, name := range append(append(append([]string(nil), c.Participants...), c.Entities...), speakers...) {
+			for _, nid := range LookupAnyKind(tx, bl.Scope, name) {
+				if known[nid] {
+					continue
+				}
+				known[nid] = true
+				n, err := GetNode(tx, nid)
+				if err != nil {
+					return Batch{}, err
+				}
+				in.Nodes = append(in.Nodes, model.KnownNode{ID: n.ID, Kind: string(n.Kind), Name: n.Name, Aliases: n.Aliases})
+			}
+		}
+	}
+	return b, nil
+}

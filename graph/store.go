@@ -1,0 +1,249 @@
+package graph
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/stratagate/stratagate/kv"
+)
+
+// ErrNotFound is returned for an unknown node, fact or edge.
+var ErrNotFound = kv.ErrNotFound
+
+// ErrInvalidOp marks a proposed graph operation that failed validation.
+var ErrInvalidOp = errors.New("sg: invalid graph operation")
+
+const (
+	nodeVersion byte = 1
+	factVersion byte = 1
+	edgeVersion byte = 1
+
+	linkFact = 'f'
+	linkOut  = 'o'
+	linkIn   = 'i'
+)
+
+type nodeRecord struct {
+	ID      uint64   `msgpack:"i"`
+	Scope   string   `msgpack:"sc"`
+	Kind    string   `msgpack:"k"`
+	Name    string   `msgpack:"n"`
+	Aliases []string `msgpack:"a,omitempty"`
+	Tags    []string `msgpack:"t,omitempty"`
+	Sources []uint64 `msgpack:"s"`
+	Created kv.Stamp `msgpack:"c"`
+}
+
+type factRecord struct {
+	ID       uint64   `msgpack:"i"`
+	Node     uint64   `msgpack:"n"`
+	Key      string   `msgpack:"k"`
+	Value    string   `msgpack:"v"`
+	From     kv.Stamp `msgpack:"f"`
+	To       kv.Stamp `msgpack:"t"`
+	Recorded kv.Stamp `msgpack:"r"`
+	Closed   kv.Stamp `msgpack:"c"`
+	Sources  []uint64 `msgpack:"s"`
+}
+
+type edgeRecord struct {
+	ID       uint64   `msgpack:"i"`
+	From     uint64   `msgpack:"a"`
+	To       uint64   `msgpack:"b,omitempty"`
+	ToName   string   `msgpack:"bn"`
+	Relation string   `msgpack:"rel"`
+	VFrom    kv.Stamp `msgpack:"f"`
+	VTo      kv.Stamp `msgpack:"t"`
+	Recorded kv.Stamp `msgpack:"r"`
+	Closed   kv.Stamp `msgpack:"c"`
+	Sources  []uint64 `msgpack:"s"`
+}
+
+func (r *nodeRecord) node() Node {
+	return Node{ID: r.ID, Scope: r.Scope, Kind: Kind(r.Kind), Name: r.Name, Aliases: r.Aliases, Tags: r.Tags,
+		SourceEventIDs: r.Sources, CreatedAt: r.Created.Time()}
+}
+
+func (r *factRecord) fact() Fact {
+	return Fact{ID: r.ID, Node: r.Node, Key: r.Key, Value: r.Value, ValidFrom: r.From.Time(), ValidTo: r.To.Time(),
+		RecordedAt: r.Recorded.Time(), ClosedAt: r.Closed.Time(), SourceEventIDs: r.Sources}
+}
+
+func (r *edgeRecord) edge() Edge {
+	return Edge{ID: r.ID, From: r.From, To: r.To, ToName: r.ToName, Relation: r.Relation, ValidFrom: r.VFrom.Time(),
+		ValidTo: r.VTo.Time(), RecordedAt: r.Recorded.Time(), ClosedAt: r.Closed.Time(), SourceEventIDs: r.Sources}
+}
+
+func get(tx *bolt.Tx, bucket []byte, id uint64, v any, version byte, what string) error {
+	raw := tx.Bucket(bucket).Get(kv.Key(id))
+	if raw == nil {
+		return fmt.Errorf("graph %s %d: %w", what, id, ErrNotFound)
+	}
+	if _, err := kv.Decode(raw, v, version); err != nil {
+		return fmt.Errorf("graph %s %d: %w", what, id, err)
+	}
+	return nil
+}
+
+func put(tx *bolt.Tx, bucket []byte, id uint64, v any, version byte) error {
+	raw, err := kv.Encode(version, v)
+	if err != nil {
+		return err
+	}
+	return tx.Bucket(bucket).Put(kv.Key(id), raw)
+}
+
+// GetNode reads node id.
+func GetNode(tx *bolt.Tx, id uint64) (Node, error) {
+	var r nodeRecord
+	if err := get(tx, kv.BucketGraphNodes, id, &r, nodeVersion, "node"); err != nil {
+		return Node{}, err
+	}
+	return r.node(), nil
+}
+
+// GetFact reads fact id (Active is not computed here; see View).
+func GetFact(tx *bolt.Tx, id uint64) (Fact, error) {
+	var r factRecord
+	if err := get(tx, kv.BucketGraphFacts, id, &r, factVersion, "fact"); err != nil {
+		return Fact{}, err
+	}
+	return r.fact(), nil
+}
+
+// GetEdge reads edge id (Active is not computed here; see View).
+func GetEdge(tx *bolt.Tx, id uint64) (Edge, error) {
+	var r edgeRecord
+	if err := get(tx, kv.BucketGraphEdges, id, &r, edgeVersion, "edge"); err != nil {
+		return Edge{}, err
+	}
+	return r.edge(), nil
+}
+
+// NameKey normalises a node name or alias for exact matching.
+func NameKey(s string) string { return strings.Join(strings.Fields(strings.ToLower(s)), " ") }
+
+func nameKey(scope string, k Kind, name string) []byte {
+	return []byte(scope + "\x00" + string(k) + "\x00" + NameKey(name))
+}
+
+// Lookup finds the node of kind k named (or aliased) name in scope.
+func Lookup(tx *bolt.Tx, scope string, k Kind, name string) (uint64, bool) {
+	v := tx.Bucket(kv.BucketGraphNames).Get(nameKey(scope, k, name))
+	if len(v) != 8 {
+		return 0, false
+	}
+	return kv.ID(v), true
+}
+
+// LookupAnyKind finds nodes of any kind named (or aliased) name in scope.
+func LookupAnyKind(tx *bolt.Tx, scope, name string) []uint64 {
+	var out []uint64
+	for _, k := range []Kind{KindPerson, KindProject, KindOrganization, KindTool, KindPlace, KindTopic} {
+		if id, ok := Lookup(tx, scope, k, name); ok {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+func linkKey(node uint64, kind byte, id uint64) []byte {
+	k := make([]byte, 0, 17)
+	k = append(k, kv.Key(node)...)
+	k = append(k, kind)
+	return append(k, kv.Key(id)...)
+}
+
+// links returns the ids linked to node under kind, in id order.
+func links(tx *bolt.Tx, node uint64, kind byte) []uint64 {
+	prefix := append(kv.Key(node), kind)
+	var out []uint64
+	c := tx.Bucket(kv.BucketGraphLinks).Cursor()
+	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix) && len(k) == 17; k, _ = c.Next() {
+		out = append(out, kv.ID(k[9:]))
+	}
+	return out
+}
+
+// NodeFacts returns every fact of node (open and closed), in id order.
+func NodeFacts(tx *bolt.Tx, node uint64) ([]Fact, error) {
+	var out []Fact
+	for _, id := range links(tx, node, linkFact) {
+		f, err := GetFact(tx, id)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+// NodeEdges returns the edges leaving (out) or entering node.
+func NodeEdges(tx *bolt.Tx, node uint64, out bool) ([]Edge, error) {
+	kind := byte(linkIn)
+	if out {
+		kind = linkOut
+	}
+	var res []Edge
+	for _, id := range links(tx, node, kind) {
+		e, err := GetEdge(tx, id)
+		if err != nil {
+			return nil, err
+		}
+		res = append(res, e)
+	}
+	return res, nil
+}
+
+// ForEachNode calls fn for every node in id order.
+func ForEachNode(tx *bolt.Tx, fn func(Node) error) error {
+	return tx.Bucket(kv.BucketGraphNodes).ForEach(func(_, v []byte) error {
+		var r nodeRecord
+		if _, err := kv.Decode(v, &r, nodeVersion); err != nil {
+			return err
+		}
+		return fn(r.node())
+	})
+}
+
+// ForEachFact calls fn for every fact in id order.
+func ForEachFact(tx *bolt.Tx, fn func(Fact) error) error {
+	return tx.Bucket(kv.BucketGraphFacts).ForEach(func(_, v []byte) error {
+		var r factRecord
+		if _, err := kv.Decode(v, &r, factVersion); err != nil {
+			return err
+		}
+		return fn(r.fact())
+	})
+}
+
+// ForEachEdge calls fn for every edge in id order.
+func ForEachEdge(tx *bolt.Tx, fn func(Edge) error) error {
+	return tx.Bucket(kv.BucketGraphEdges).ForEach(func(_, v []byte) error {
+		var r edgeRecord
+		if _, err := kv.Decode(v, &r, edgeVersion); err != nil {
+			return err
+		}
+		return fn(r.edge())
+	})
+}
+
+func addSource(srcs []uint64, ids ...uint64) []uint64 {
+	for _, id := range ids {
+		found := false
+		for _, s := range srcs {
+			found = found || s == id
+		}
+		if !found {
+			srcs = append(srcs, id)
+		}
+	}
+	return srcs
+}
+
+func now0(t time.Time) kv.Stamp { return kv.ToStamp(t) }

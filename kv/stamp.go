@@ -1,0 +1,33 @@
+package kv
+
+import "time"
+
+// Stamp is a time as records store it: UTC nanoseconds plus the original
+// UTC offset in seconds. msgpack's own time encoding drops the offset, and
+// StrataGate never normalises times to one zone.
+type Stamp struct {
+	N   int64 `msgpack:"n"`
+	Off int32 `msgpack:"o,omitempty"`
+	Set bool  `msgpack:"s,omitempty"` // false = the zero time
+}
+
+// ToStamp converts t (the zero time stays unset).
+func ToStamp(t time.Time) Stamp {
+	if t.IsZero() {
+		return Stamp{}
+	}
+	_, off := t.Zone()
+	return Stamp{N: t.UnixNano(), Off: int32(off), Set: true}
+}
+
+// Time returns the stamp in its original offset (UTC when none).
+func (s Stamp) Time() time.Time {
+	if !s.Set {
+		return time.Time{}
+	}
+	loc := time.UTC
+	if s.Off != 0 {
+		loc = time.FixedZone("", int(s.Off))
+	}
+	return time.Unix(0, s.N).In(loc)
+}
