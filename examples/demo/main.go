@@ -1,6 +1,8 @@
-// Command demo ingests the sample conversation in testdata/ into a temporary
-// StrataGate file, waits for every block to be derived, and prints each
-// block's L0/L1 and the layered context of each thread.
+// Command demo is `make demo`: it ingests the sample conversation in
+// testdata/ into a temporary StrataGate file, waits until every block is
+// derived, its events extracted and projected into the graph, then asks
+// questions through the evidence gate and prints each answer with its
+// verdict, every retrieval step and the provenance of the evidence.
 package main
 
 import (
@@ -16,18 +18,30 @@ import (
 	"github.com/stratagate/stratagate/internal/sample"
 )
 
+// questions cover the five cases the demo must show: a temporal answer
+// that needs the source message, a changed preference, a list, a tool or
+// project fact from the graph, and one the memory cannot answer.
+var questions = []string{
+	"When did Mia set up Postgres in Docker Compose?",
+	"Does Mia drink tea or coffee now?",
+	"Which pets does Mia have?",
+	"Which database does Atlas use?",
+	"What is the name of Leo's dog?",
+}
+
 func main() {
 	data := flag.String("data", "testdata/conversation.json", "sample conversation")
 	db := flag.String("db", "", "StrataGate file (default: a temporary file, removed afterwards)")
-	budget := flag.Int("budget", 1500, "token budget for each thread's context")
+	all := flag.Bool("all", false, "ask every question of the sample file, with its expected answer")
+	verbose := flag.Bool("blocks", false, "also print each block's L0/L1 and the layered context")
 	flag.Parse()
-	if err := run(*data, *db, *budget); err != nil {
+	if err := run(*data, *db, *all, *verbose); err != nil {
 		fmt.Fprintln(os.Stderr, "demo:", err)
 		os.Exit(1)
 	}
 }
 
-func run(data, path string, budget int) error {
+func run(data, path string, all, verbose bool) error {
 	ctx := context.Background()
 	f, err := sample.Load(data)
 	if err != nil {
@@ -57,8 +71,86 @@ func run(data, path string, budget int) error {
 	if err := mem.WaitIdle(ctx); err != nil {
 		return err
 	}
-	fmt.Printf("ingested %d turns in %v into %s\n\n", len(turns), time.Since(start).Round(time.Millisecond), path)
+	s, err := mem.Stats(ctx)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("Ingested %d turns (%d messages) in %v: %d blocks, %d event cards, %d graph nodes.\nFile: %s\n",
+		len(turns), s.Messages, time.Since(start).Round(time.Millisecond), s.Blocks, s.Buckets["events"], s.Buckets["graph.nodes"], path)
+	if verbose {
+		if err := printBlocks(ctx, mem); err != nil {
+			return err
+		}
+	}
 
+	var scopes []string
+	threads, err := mem.Threads(ctx)
+	if err != nil {
+		return err
+	}
+	for _, th := range threads {
+		scopes = append(scopes, th.Scope)
+	}
+	expected := map[string]string{}
+	qs := questions
+	for _, q := range f.Questions {
+		expected[q.Question] = q.Answer
+	}
+	if all {
+		qs = nil
+		for _, q := range f.Questions {
+			qs = append(qs, q.Question)
+		}
+	}
+	for i, q := range qs {
+		a, err := mem.Ask(ctx, q, stratagate.AskOptions{Scopes: scopes})
+		if err != nil {
+			return fmt.Errorf("ask %q: %w", q, err)
+		}
+		fmt.Printf("\n━━ Q%d. %s\n", i+1, q)
+		fmt.Printf("   Answer:  %s\n", oneLine(a.Text, 200))
+		fmt.Printf("   Verdict: %s", a.Verdict)
+		if a.Missing != "" {
+			fmt.Printf(" (missing: %s)", a.Missing)
+		}
+		fmt.Println()
+		if exp, ok := expected[q]; ok {
+			fmt.Printf("   Expected (from testdata): %s\n", exp)
+		}
+		fmt.Println("   Retrieval steps:")
+		for k, st := range a.Trace {
+			target := st.Query
+			if st.Target != "" {
+				target = st.Target
+			}
+			fmt.Printf("     %d. %-18s %-28q batch %-7s new items %-2d → %s", k+1, st.Strategy, oneLine(target, 28), st.BatchID, st.NewItems, st.Verdict)
+			if st.Missing != "" {
+				fmt.Printf(" (missing %s)", st.Missing)
+			}
+			fmt.Println()
+		}
+		if len(a.Evidence) > 0 {
+			fmt.Println("   Provenance:")
+		}
+		for _, ev := range a.Evidence {
+			what := fmt.Sprintf("event #%d", ev.EventID)
+			switch {
+			case ev.EventID == 0 && ev.NodeID != 0:
+				what = fmt.Sprintf("graph node #%d", ev.NodeID)
+			case ev.EventID == 0:
+				what = "message"
+			}
+			fmt.Printf("     - %s, messages %v, %s at %s", what, ev.MessageIDs, ev.Speaker, ev.MentionedAt.Format("2006-01-02 15:04 -07:00"))
+			if !ev.HappenedStart.IsZero() {
+				fmt.Printf(", happened %s (%s)", ev.HappenedStart.Format("2006-01-02"), ev.Precision)
+			}
+			fmt.Printf("\n       %q\n", oneLine(ev.Quote, 160))
+		}
+	}
+	return nil
+}
+
+func printBlocks(ctx context.Context, mem *stratagate.Memory) error {
 	threads, err := mem.Threads(ctx)
 	if err != nil {
 		return err
@@ -68,33 +160,27 @@ func run(data, path string, budget int) error {
 		if err != nil {
 			return err
 		}
-		fmt.Printf("== thread %s (%s): %d turns, %d blocks, %d turns in the open tail\n", th.Name, th.Scope, th.Turns, len(blocks), th.OpenTurns)
+		fmt.Printf("\n== thread %s (%s): %d turns, %d blocks, %d turns in the open tail\n", th.Name, th.Scope, th.Turns, len(blocks), th.OpenTurns)
 		for _, b := range blocks {
-			fmt.Printf("-- block %d #%d [%s] turns %d–%d, %s – %s\n", b.Seq, b.ID, b.State, b.TurnFirst, b.TurnLast,
-				b.FirstAt.Format("2006-01-02"), b.LastAt.Format("2006-01-02"))
-			fmt.Printf("   L0: %s  {%s}\n", b.Title, strings.Join(b.Tags, ", "))
-			fmt.Printf("   L1: %s\n", b.Summary)
+			fmt.Printf("-- block %d #%d [%s] turns %d–%d, %s – %s\n   L0: %s  {%s}\n   L1: %s\n", b.Seq, b.ID, b.State, b.TurnFirst, b.TurnLast,
+				b.FirstAt.Format("2006-01-02"), b.LastAt.Format("2006-01-02"), b.Title, strings.Join(b.Tags, ", "), oneLine(b.Summary, 300))
 		}
-		cv, err := mem.Context(ctx, th.Name, budget)
+		cv, err := mem.Context(ctx, th.Name, 1500)
 		if err != nil {
 			return err
 		}
-		fmt.Printf("\n-- layered context of %s (%d of %d tokens):\n", th.Name, cv.Tokens, cv.Budget)
+		fmt.Printf("-- layered context (%d of %d tokens):\n", cv.Tokens, cv.Budget)
 		for _, cb := range cv.Blocks {
 			fmt.Printf("   block %d: age %d → L%d (%d tokens)\n", cb.Seq, cb.Age, cb.Level, cb.Tokens)
 		}
-		fmt.Println(indent(cv.Text, "   | "))
 	}
 	return nil
 }
 
-func indent(s, prefix string) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	for i, l := range lines {
-		if len(l) > 160 {
-			l = l[:160] + "…"
-		}
-		lines[i] = prefix + l
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
 	}
-	return strings.Join(lines, "\n")
+	return s
 }

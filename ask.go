@@ -1,0 +1,315 @@
+package stratagate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/stratagate/stratagate/events"
+	"github.com/stratagate/stratagate/events/temporal"
+	"github.com/stratagate/stratagate/gate"
+	"github.com/stratagate/stratagate/layers"
+)
+
+// AskOptions bound one Ask.
+type AskOptions struct {
+	// Scopes the evidence may come from; empty means "global" only.
+	Scopes []string
+	// Thread, if set, restricts evidence to that thread.
+	Thread string
+	// MaxRounds is the retrieval budget: default 4, at most 12.
+	MaxRounds int
+}
+
+// Answer is the result of Ask: the answer text, the gate's verdict, what
+// is missing when the evidence was not sufficient, the evidence the answer
+// used, and every step of the retrieval loop.
+type Answer struct {
+	Text     string
+	Verdict  string // sufficient, or partial/wrong when the gate never passed
+	Missing  string
+	Evidence []Evidence
+	Trace    []Step
+	// AssessmentID is the id of the sufficient assessment (empty if none);
+	// the answer's use was recorded under it.
+	AssessmentID string
+}
+
+// Evidence is one memory an answer used, traceable to its source.
+type Evidence struct {
+	EventID       uint64
+	NodeID        uint64
+	BlockID       uint64
+	MessageIDs    []uint64
+	Speaker       string
+	MentionedAt   time.Time
+	Quote         string
+	HappenedStart time.Time
+	HappenedEnd   time.Time
+	Precision     string
+}
+
+// Step is one round of the retrieval loop.
+type Step struct {
+	Strategy string
+	Query    string
+	Target   string
+	BatchID  string
+	Verdict  string
+	Missing  string
+	NewItems int
+}
+
+// Ask answers question from memory through the evidence gate: each round
+// retrieves a batch (events, raw messages, block or event expansion, graph),
+// the offline assessor judges whether it is sufficient, what is missing
+// and which channel to try next, and the loop stops when the evidence is
+// sufficient or the budget is spent. The answer is composed only from
+// sufficient evidence; otherwise Text says what is missing instead of
+// guessing. Exactly the evidence the answer used is recorded with
+// RecordMemoryUse (not on a read-only Memory).
+func (m *Memory) Ask(ctx context.Context, question string, opts AskOptions) (Answer, error) {
+	release, err := m.enter(ctx)
+	if err != nil {
+		return Answer{}, err
+	}
+	release() // the retrieval calls below take the lock themselves
+	q := Query{Text: question, Scopes: opts.Scopes, Thread: opts.Thread}
+	if err := checkQuery(&q); err != nil {
+		return Answer{}, err
+	}
+	if opts.MaxRounds < 0 || opts.MaxRounds > gate.MaxRounds {
+		return Answer{}, invalid(ErrInvalidInput, "MaxRounds %d not in 0–%d", opts.MaxRounds, gate.MaxRounds)
+	}
+	now := m.opts.Clock()
+	r := &retriever{m: m, scopes: q.Scopes, thread: q.Thread}
+	res, err := gate.RunQuestion(ctx, gate.Analyze(question, now), r, gate.HeuristicAssessor{}, gate.HeuristicAnswerer{}, gate.Budget{Rounds: opts.MaxRounds})
+	if err != nil {
+		return Answer{}, err
+	}
+	ans := Answer{Text: res.Text, Verdict: string(res.Verdict), Missing: res.Missing, AssessmentID: res.SufficientAssessmentID}
+	for _, st := range res.Trace {
+		ans.Trace = append(ans.Trace, Step{Strategy: string(st.Strategy), Query: st.Query, Target: st.Target, BatchID: st.BatchID,
+			Verdict: string(st.Verdict), Missing: st.Missing, NewItems: st.NewItems})
+	}
+	var use Use
+	for _, it := range res.Evidence {
+		ans.Evidence = append(ans.Evidence, Evidence{
+			EventID: it.EventID, NodeID: it.NodeID, BlockID: it.BlockID, MessageIDs: it.MessageIDs, Speaker: it.Speaker,
+			MentionedAt: it.MentionedAt, Quote: it.Quote, HappenedStart: it.HappenedStart, HappenedEnd: it.HappenedEnd, Precision: it.Precision,
+		})
+		if it.EventID != 0 {
+			use.EventIDs = append(use.EventIDs, it.EventID)
+		}
+		if it.NodeID != 0 {
+			use.NodeIDs = append(use.NodeIDs, it.NodeID)
+		}
+	}
+	if res.Verdict == gate.Sufficient && !m.opts.ReadOnly && (len(use.EventIDs) > 0 || len(use.NodeIDs) > 0) {
+		use.AssessmentID = res.SufficientAssessmentID
+		use.ReceiptID = "ask:" + res.SufficientAssessmentID
+		if err := m.RecordMemoryUse(ctx, use); err != nil {
+			return ans, fmt.Errorf("recording use: %w", err)
+		}
+	}
+	return ans, nil
+}
+
+// retriever executes the gate's steps against the Memory.
+type retriever struct {
+	m      *Memory
+	scopes []string
+	thread string
+}
+
+const askLimit = 8
+
+func (r *retriever) Retrieve(ctx context.Context, s gate.Step) (gate.Batch, error) {
+	b := gate.Batch{Strategy: s.Strategy, Query: s.Query, Target: s.Target}
+	q := Query{Text: s.Query, Scopes: r.scopes, Thread: r.thread, Limit: askLimit}
+	if q.Text == "" && s.Strategy.IsSearch() {
+		return b, nil
+	}
+	if len(q.Text) > MaxQueryBytes {
+		q.Text = clipBytes(q.Text, MaxQueryBytes)
+	}
+	var err error
+	switch s.Strategy {
+	case gate.SearchEvents:
+		var hits []EventHit
+		if hits, err = r.m.SearchEvents(ctx, q); err == nil {
+			err = r.m.view(func(tx *bolt.Tx) error {
+				for _, h := range hits {
+					c, err := events.Get(tx, h.ID)
+					if err != nil {
+						return err
+					}
+					b.Items = append(b.Items, eventItem(&c, h.Score))
+				}
+				return nil
+			})
+		}
+	case gate.SearchRawMemory:
+		var hits []Hit
+		if hits, err = r.m.SearchRaw(ctx, q); err == nil {
+			err = r.m.view(func(tx *bolt.Tx) error {
+				for _, h := range hits {
+					msg, err := layers.GetMessage(tx, h.MessageID)
+					if err != nil {
+						return err
+					}
+					b.Items = append(b.Items, messageItem(&msg, h.BlockID, h.Score))
+				}
+				return nil
+			})
+		}
+	case gate.SearchGraph:
+		var hits []NodeHit
+		if hits, err = r.m.SearchGraphNodes(ctx, q); err == nil {
+			for _, h := range hits {
+				b.Items = append(b.Items, gate.Item{Ref: "n" + strconv.FormatUint(h.ID, 10), NodeID: h.ID, Title: h.Name,
+					Text: h.Name + " (" + h.Kind + "): " + strings.Join(h.Facts, "; "), Facts: h.Facts, Score: h.Score})
+			}
+		}
+	case gate.ExpandEvent, gate.ExpandBlock, gate.ExpandGraphNode:
+		err = r.expand(ctx, s, &b)
+	}
+	return b, err
+}
+
+// expand resolves an expand step's target ref into items: an event with
+// its source messages; a block's messages (the block of a message ref);
+// a node with its facts.
+func (r *retriever) expand(ctx context.Context, s gate.Step, b *gate.Batch) error {
+	kind, id, ok := gate.ParseRef(s.Target)
+	if !ok {
+		return nil
+	}
+	switch {
+	case s.Strategy == gate.ExpandEvent && kind == gate.KindEvent:
+		d, err := r.m.ExpandEvent(ctx, id)
+		if err != nil {
+			return ignoreNotFound(err)
+		}
+		b.Items = append(b.Items, eventItem(&d.Card, 0))
+		for i := range d.Sources {
+			b.Items = append(b.Items, messageItem(&d.Sources[i], d.Card.SourceBlockID, 0))
+		}
+	case s.Strategy == gate.ExpandBlock && (kind == gate.KindBlock || kind == gate.KindMessage):
+		return r.m.view(func(tx *bolt.Tx) error {
+			block := id
+			if kind == gate.KindMessage {
+				block = layers.MessageBlock(tx, id)
+			}
+			if block == 0 {
+				return nil
+			}
+			bl, err := layers.GetBlock(tx, block)
+			if err != nil {
+				return ignoreNotFound(err)
+			}
+			msgs, err := layers.GetMessages(tx, bl.MessageIDs)
+			if err != nil {
+				return err
+			}
+			for i := range msgs {
+				if msgs[i].Role == layers.RoleTool || msgs[i].ToolName != "" {
+					continue
+				}
+				b.Items = append(b.Items, messageItem(&msgs[i], bl.ID, 0))
+			}
+			return nil
+		})
+	case s.Strategy == gate.ExpandGraphNode && kind == gate.KindNode:
+		d, err := r.m.ExpandGraphNode(ctx, id, time.Time{})
+		if err != nil {
+			return ignoreNotFound(err)
+		}
+		var facts []string
+		for _, f := range d.Facts {
+			facts = append(facts, f.Key+": "+f.Value)
+		}
+		for _, e := range d.Edges {
+			if e.From == id {
+				facts = append(facts, e.Relation+": "+e.ToName)
+			}
+		}
+		b.Items = append(b.Items, gate.Item{Ref: s.Target, NodeID: id, Title: d.Node.Name,
+			Text: d.Node.Name + " (" + string(d.Node.Kind) + "): " + strings.Join(facts, "; "), Facts: facts})
+	}
+	return nil
+}
+
+func eventItem(c *events.Card, score float64) gate.Item {
+	it := gate.Item{
+		Ref: "e" + strconv.FormatUint(c.ID, 10), EventID: c.ID, BlockID: c.SourceBlockID, MessageIDs: c.SourceMessageIDs,
+		Title: c.Title, Text: c.Summary, MentionedAt: c.Temporal.MentionedAt,
+		HappenedStart: c.Temporal.HappenedStart, HappenedEnd: c.Temporal.HappenedEnd,
+		Precision: c.Temporal.Precision, TimeText: c.Temporal.OriginalText, Score: score,
+	}
+	if len(c.Quotes) > 0 {
+		it.Quote = c.Quotes[0]
+	}
+	if len(c.Participants) > 0 {
+		it.Speaker = c.Participants[0]
+	}
+	return it
+}
+
+// messageItem turns an L5 message into evidence, resolving the first time
+// expression in it against the message's own timestamp (the "last week"
+// said on 9 June path).
+func messageItem(m *Message, block uint64, score float64) gate.Item {
+	it := gate.Item{
+		Ref: "m" + strconv.FormatUint(m.ID, 10), BlockID: block, MessageIDs: []uint64{m.ID},
+		Text: m.Content, Quote: clipRunes(m.Content, 300), Speaker: m.Speaker, MentionedAt: m.At, Score: score,
+		Precision: string(temporal.PrecisionUnknown),
+	}
+	for _, match := range temporal.Find(m.Content, m.At) {
+		if match.Known() {
+			it.HappenedStart, it.HappenedEnd = match.Start, match.End
+			it.Precision, it.TimeText = string(match.Precision), match.Text
+			break
+		}
+	}
+	return it
+}
+
+func (m *Memory) view(fn func(*bolt.Tx) error) error {
+	release, err := m.enter(context.Background())
+	if err != nil {
+		return err
+	}
+	defer release()
+	return m.db.View(fn)
+}
+
+// ignoreNotFound turns a missing expansion target into an empty batch:
+// the gate then switches channel.
+func ignoreNotFound(err error) error {
+	if errors.Is(err, ErrNotFound) {
+		return nil
+	}
+	return err
+}
+
+func clipRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n]) + "…"
+}
+
+func clipBytes(s string, n int) string {
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}

@@ -1,0 +1,350 @@
+package gate
+
+import (
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/stratagate/stratagate/bm25"
+	"github.com/stratagate/stratagate/events/temporal"
+)
+
+// Question is the analysis of a user question; see Analyze.
+type Question struct {
+	Text      string
+	WH        string // one of the Wh* constants
+	WantsTime bool   // the answer is a date or interval ("when", "what year", "how long ago")
+	WantsList bool   // the answer is a list or a count ("which pets", "what are", "how many", "all")
+	Entities  []string
+	Time      *temporal.Resolution // first known time expression, resolved against now
+	Terms     []string             // bm25 terms of the content (wh-phrase, lead-in and time expressions removed)
+	Expanded  []string             // Terms + concept members + irregular verb forms + bm25 synonyms
+	Query     string               // Expanded joined by spaces, for retrieval
+
+	surface map[string]string // term → question word it came from, for messages
+}
+
+// word is one word of the question: letters, digits and marks, with inner
+// apostrophes and hyphens.
+type word struct {
+	text       string // as written, without a trailing possessive 's
+	key        string // lower case, apostrophes removed (lexicon form)
+	start, end int    // byte span in the question
+	sentStart  bool   // first word of a sentence
+	joined     bool   // separated from the previous word by white space only
+}
+
+func isWordRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)
+}
+
+func isApostrophe(r rune) bool { return r == '\'' || r == '’' || r == 'ʼ' || r == '＇' }
+
+// scanWords splits text into words.
+func scanWords(text string) []word {
+	var out []word
+	sentStart, joined := true, false
+	i := 0
+	for i < len(text) {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if !isWordRune(r) {
+			switch {
+			case r == '.' || r == '?' || r == '!' || r == '。' || r == '？' || r == '！' || r == ';' || r == ':':
+				sentStart = true
+				joined = false
+			case unicode.IsSpace(r):
+			default:
+				joined = false
+			}
+			i += size
+			continue
+		}
+		start := i
+		end := i
+		for end < len(text) {
+			r, size := utf8.DecodeRuneInString(text[end:])
+			if isWordRune(r) {
+				end += size
+				continue
+			}
+			if isApostrophe(r) || r == '-' {
+				if r2, _ := utf8.DecodeRuneInString(text[end+size:]); end+size < len(text) && isWordRune(r2) {
+					end += size
+					continue
+				}
+			}
+			break
+		}
+		w := word{text: text[start:end], start: start, end: end, sentStart: sentStart, joined: joined && len(out) > 0}
+		w.text = stripPossessive(w.text)
+		var b strings.Builder
+		for _, r := range strings.ToLower(w.text) {
+			if !isApostrophe(r) {
+				b.WriteRune(r)
+			}
+		}
+		w.key = b.String()
+		out = append(out, w)
+		sentStart, joined = false, true
+		i = end
+	}
+	return out
+}
+
+func stripPossessive(s string) string {
+	for _, suf := range []string{"'s", "’s", "'S", "’S"} {
+		if strings.HasSuffix(s, suf) && len(s) > len(suf) {
+			return s[:len(s)-len(suf)]
+		}
+	}
+	return s
+}
+
+// matchWh returns the rule matching words at i, or nil.
+func matchWh(words []word, i int) *whRule {
+	for k := range whPhrases {
+		r := &whPhrases[k]
+		if i+len(r.words) > len(words) {
+			continue
+		}
+		ok := true
+		for j, w := range r.words {
+			if words[i+j].key != w {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return r
+		}
+	}
+	return nil
+}
+
+// Analyze analyses a question asked at now (used to resolve relative time
+// expressions in the question; a zero now keeps only explicit dates).
+// It is pure and deterministic; see the package documentation.
+func Analyze(question string, now time.Time) *Question {
+	q := &Question{Text: question, WH: WhOther, surface: map[string]string{}}
+	words := scanWords(question)
+	blank := make([]bool, len(question)) // bytes removed from the content
+
+	// Lead-in and wh-phrase.
+	lead := 0
+	var rule *whRule
+	whAt := -1
+	for lead < len(words) {
+		if r := matchWh(words, lead); r != nil {
+			rule, whAt = r, lead
+			break
+		}
+		k := words[lead].key
+		if auxWords[k] || leadWords[k] || commandWords[k] {
+			lead++
+			continue
+		}
+		break
+	}
+	leadCmdList := false
+	for i := 0; i < lead && i < len(words); i++ {
+		if listCommands[words[i].key] {
+			leadCmdList = true
+		}
+		markBlank(blank, words[i].start, words[i].end)
+	}
+	firstAux := len(words) > 0 && auxWords[words[0].key]
+	if rule == nil && !firstAux {
+		for i := lead; i < len(words); i++ {
+			if r := matchWh(words, i); r != nil {
+				rule, whAt = r, i
+				break
+			}
+		}
+	}
+	switch {
+	case rule != nil:
+		q.WH, q.WantsTime, q.WantsList = rule.wh, rule.time, rule.list
+		markBlank(blank, words[whAt].start, words[whAt+len(rule.words)-1].end)
+		// "which pets", "what books", "what are", "what kinds of".
+		if (rule.wh == WhWhich || rule.wh == WhWhat) && whAt+1 < len(words) {
+			next := words[whAt+1].key
+			if next == "are" || next == "were" || isPlural(next) {
+				q.WantsList = true
+			}
+		}
+	default:
+		zhFound := false
+		for _, z := range zhPhrases {
+			if at := strings.Index(question, z.text); at >= 0 {
+				q.WH, q.WantsTime, q.WantsList = z.wh, z.time, z.list
+				markBlank(blank, at, at+len(z.text))
+				zhFound = true
+				break
+			}
+		}
+		if !zhFound {
+			trimmed := strings.TrimRight(question, " ?？!！。.")
+			if firstAux || strings.HasSuffix(trimmed, zhYesNo) {
+				q.WH = WhYesNo
+				if at := strings.LastIndex(question, zhYesNo); !firstAux && at >= 0 {
+					markBlank(blank, at, at+len(zhYesNo))
+				}
+			}
+		}
+	}
+	if leadCmdList {
+		q.WantsList = true
+	}
+	for _, w := range words {
+		if listWords[w.key] {
+			q.WantsList = true
+		}
+	}
+
+	// Time expressions: the first known one is the question's time; all
+	// are removed from the content terms.
+	inTime := make([]bool, len(question))
+	for _, m := range temporal.Find(question, now) {
+		markBlank(blank, m.Offset, m.Offset+m.Length)
+		markBlank(inTime, m.Offset, m.Offset+m.Length)
+		if q.Time != nil || !m.Known() {
+			continue
+		}
+		if now.IsZero() && m.Basis != temporal.BasisExplicit {
+			continue
+		}
+		r := m.Resolution
+		q.Time = &r
+	}
+
+	// Entities: capitalised words, merging adjacent ones ("New York").
+	var cur []string
+	flush := func() {
+		if len(cur) > 0 {
+			q.Entities = appendUnique(q.Entities, strings.Join(cur, " "))
+			cur = nil
+		}
+	}
+	whEnd := whAt
+	if rule != nil {
+		whEnd = whAt + len(rule.words)
+	}
+	for i, w := range words {
+		if !isEntityWord(w, i < lead || (i >= whAt && i < whEnd), inTime) {
+			flush()
+			continue
+		}
+		if len(cur) > 0 && !w.joined {
+			flush()
+		}
+		cur = append(cur, w.text)
+	}
+	flush()
+
+	// Content terms.
+	content := []byte(question)
+	for i := range content {
+		if blank[i] {
+			content[i] = ' '
+		}
+	}
+	for _, w := range words {
+		if blank[w.start] {
+			continue
+		}
+		for _, t := range bm25.AppendTerms(nil, w.text) {
+			if _, ok := q.surface[t]; !ok {
+				q.surface[t] = strings.ToLower(w.text)
+			}
+		}
+	}
+	q.Terms = appendUnique(nil, bm25.AppendTerms(nil, string(content))...)
+	q.Expanded = expandTerms(q.Terms)
+	q.Query = strings.Join(q.Expanded, " ")
+	return q
+}
+
+// expandTerms returns terms followed, term by term, by their expansion
+// (see termExpansion), deduplicated.
+func expandTerms(terms []string) []string {
+	out := append([]string(nil), terms...)
+	syn := bm25.ExpandQuery(terms)
+	for i, t := range terms {
+		out = appendUnique(out, termExpansion(t, syn[i][1:])...)
+	}
+	return out
+}
+
+// termExpansion lists what a question term expands to, in this order: the
+// base and irregular forms of its verb, its bm25 synonyms, and the concept
+// members of the term and of each synonym ("宠物" → pet → cat, dog, …).
+func termExpansion(t string, synonyms []string) []string {
+	var out []string
+	base := canon(t)
+	if base != t {
+		out = append(out, base)
+	}
+	out = appendUnique(out, verbForms[base]...)
+	out = appendUnique(out, synonyms...)
+	out = appendUnique(out, conceptMembers[t]...)
+	for _, s := range synonyms {
+		out = appendUnique(out, conceptMembers[s]...)
+	}
+	return out
+}
+
+// expansionSet is the set of canonical terms that cover question term t.
+func expansionSet(t string) map[string]bool {
+	set := map[string]bool{canon(t): true}
+	for _, x := range termExpansion(t, bm25.ExpandQuery([]string{t})[0][1:]) {
+		set[canon(x)] = true
+	}
+	return set
+}
+
+func markBlank(blank []bool, from, to int) {
+	for i := from; i < to && i < len(blank); i++ {
+		if i >= 0 {
+			blank[i] = true
+		}
+	}
+}
+
+// isPlural guesses whether a lower-case word is a plural noun.
+func isPlural(k string) bool {
+	if irregularPlurals[k] {
+		return true
+	}
+	if len(k) <= 3 || notPlural[k] || auxWords[k] || bm25.IsStopword(k) {
+		return false
+	}
+	if !strings.HasSuffix(k, "s") {
+		return false
+	}
+	return !strings.HasSuffix(k, "ss") && !strings.HasSuffix(k, "us") && !strings.HasSuffix(k, "is")
+}
+
+// isEntityWord reports whether w can be (part of) a named entity.
+func isEntityWord(w word, lexical bool, inTime []bool) bool {
+	r, _ := utf8.DecodeRuneInString(w.text)
+	if !unicode.IsUpper(r) || lexical || inTime[w.start] || calendarWords[w.key] {
+		return false
+	}
+	if w.sentStart {
+		k := w.key
+		if auxWords[k] || leadWords[k] || commandWords[k] || bm25.IsStopword(k) || isWhWord(k) {
+			return false
+		}
+	}
+	return true
+}
+
+func isWhWord(k string) bool {
+	for _, r := range whPhrases {
+		if r.words[0] == k {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,389 @@
+package gate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/stratagate/stratagate/bm25"
+)
+
+// HeuristicAssessor is the deterministic offline Assessor: lexical
+// coverage of the question by the batch, with the rules documented in the
+// package documentation (section "Heuristic assessor").
+type HeuristicAssessor struct{}
+
+// Coverage thresholds of HeuristicAssessor.
+const (
+	SufficientCoverage = 0.6
+	WrongCoverage      = 0.3
+)
+
+// itemTermSet is the set of canonical terms of an item's title, text,
+// quote, speaker and facts.
+func itemTermSet(it *Item) map[string]bool {
+	set := map[string]bool{}
+	add := func(s string) {
+		for _, t := range bm25.AppendTerms(nil, s) {
+			set[canon(t)] = true
+		}
+	}
+	add(it.Title)
+	add(it.Text)
+	add(it.Quote)
+	add(it.Speaker)
+	for _, f := range it.Facts {
+		add(f)
+	}
+	return set
+}
+
+// linked reports whether it is the source, or another sighting, of the
+// anchor item: a shared message id, event id or node id.
+func linked(it, anchor *Item) bool {
+	if it.Ref == anchor.Ref {
+		return false
+	}
+	if it.EventID != 0 && it.EventID == anchor.EventID {
+		return true
+	}
+	if it.NodeID != 0 && it.NodeID == anchor.NodeID {
+		return true
+	}
+	for _, a := range it.MessageIDs {
+		for _, b := range anchor.MessageIDs {
+			if a == b {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// scored is one item with what it covers.
+type scored struct {
+	idx      int
+	item     *Item
+	terms    []bool // covered content terms
+	ents     []bool // covered entities
+	nTerms   int
+	nEnts    int
+	dated    bool
+	conflict bool // dated outside the question's time
+}
+
+// Assess implements Assessor.
+func (HeuristicAssessor) Assess(_ context.Context, q *Question, b *Batch, st *State) (Assessment, error) {
+	if q == nil || b == nil {
+		return Assessment{}, errors.New("gate: HeuristicAssessor needs a question and a batch")
+	}
+	a := Assessment{BatchID: b.ID}
+
+	// Terms of the question and of its entities, as expansion sets.
+	expand := make([]map[string]bool, len(q.Terms))
+	for i, t := range q.Terms {
+		expand[i] = expansionSet(t)
+	}
+	entTerms := make([][]string, len(q.Entities))
+	for i, e := range q.Entities {
+		for _, t := range bm25.AppendTerms(nil, e) {
+			entTerms[i] = append(entTerms[i], canon(t))
+		}
+	}
+	// Anchors: earlier cited items; an item linked to one inherits its
+	// terms (a source message covers what its event says).
+	anchors := st.Cited()
+
+	var all []scored
+	for i := range b.Items {
+		it := &b.Items[i]
+		set := itemTermSet(it)
+		for k := range anchors {
+			if linked(it, &anchors[k]) {
+				for t := range itemTermSet(&anchors[k]) {
+					set[t] = true
+				}
+			}
+		}
+		s := scored{idx: i, item: it, terms: make([]bool, len(q.Terms)), ents: make([]bool, len(q.Entities))}
+		for j := range q.Terms {
+			for t := range expand[j] {
+				if set[t] {
+					s.terms[j] = true
+					s.nTerms++
+					break
+				}
+			}
+		}
+		for j, ets := range entTerms {
+			ok := len(ets) > 0
+			for _, t := range ets {
+				if !set[t] {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				s.ents[j] = true
+				s.nEnts++
+			}
+		}
+		s.dated = it.Dated()
+		if q.Time != nil && q.Time.Known() && s.dated {
+			end := it.HappenedEnd
+			if end.IsZero() || !end.After(it.HappenedStart) {
+				end = it.HappenedStart.Add(1)
+			}
+			s.conflict = !q.Time.Overlaps(it.HappenedStart, end)
+		}
+		all = append(all, s)
+	}
+
+	// Relevant items: not conflicting, covering a content term (any item
+	// when the question has none) and, when the question names entities,
+	// at least one of them.
+	var rel []scored
+	for _, s := range all {
+		if s.conflict {
+			continue
+		}
+		if len(q.Terms) > 0 && s.nTerms == 0 {
+			continue
+		}
+		if len(q.Entities) > 0 && s.nEnts == 0 {
+			continue
+		}
+		rel = append(rel, s)
+	}
+	sort.SliceStable(rel, func(i, j int) bool {
+		x, y := rel[i], rel[j]
+		if x.nTerms+x.nEnts != y.nTerms+y.nEnts {
+			return x.nTerms+x.nEnts > y.nTerms+y.nEnts
+		}
+		if q.WantsTime && x.dated != y.dated {
+			return x.dated
+		}
+		if x.item.Score != y.item.Score {
+			return x.item.Score > y.item.Score
+		}
+		return x.idx < y.idx
+	})
+	if len(rel) > MaxRefs {
+		rel = rel[:MaxRefs]
+	}
+	if q.WantsTime {
+		// Dated items first: the answer reads the date from them.
+		sort.SliceStable(rel, func(i, j int) bool { return rel[i].dated && !rel[j].dated })
+	}
+
+	covered := make([]bool, len(q.Terms))
+	entsOK := make([]bool, len(q.Entities))
+	var dated *Item
+	for _, s := range rel {
+		a.EvidenceRefs = append(a.EvidenceRefs, s.item.Ref)
+		for j, c := range s.terms {
+			covered[j] = covered[j] || c
+		}
+		for j, c := range s.ents {
+			entsOK[j] = entsOK[j] || c
+		}
+		if s.dated && dated == nil {
+			dated = s.item
+		}
+	}
+	nCovered := count(covered)
+	coverage := 0.0
+	switch {
+	case len(q.Terms) > 0:
+		coverage = float64(nCovered) / float64(len(q.Terms))
+	case len(rel) > 0:
+		coverage = 1
+	}
+	var missingEnts []string
+	for j, ok := range entsOK {
+		if !ok {
+			missingEnts = append(missingEnts, q.Entities[j])
+		}
+	}
+	allEnts := len(missingEnts) == 0
+
+	a.Fit = fitText(q, nCovered, allEnts, missingEnts, a.EvidenceRefs, dated)
+	next, target := nextChannel(b, a.EvidenceRefs, st)
+	firstRound := st == nil || st.Round <= 1
+	lastRound := st != nil && st.RoundsLeft <= 0
+
+	switch {
+	case len(rel) == 0 || coverage < WrongCoverage:
+		a.Verdict = Wrong
+		a.EvidenceRefs = nil
+		a.Missing = "events about " + soughtText(q)
+		a.NextStrategy, a.NextTarget = next, target
+		a.NextQuery = q.Query
+	case coverage >= SufficientCoverage && allEnts && (!q.WantsTime || dated != nil) &&
+		(!q.WantsList || len(rel) >= 2 || !firstRound || lastRound):
+		a.Verdict = Sufficient
+		a.NextStrategy = Answer
+	default:
+		a.Verdict = Partial
+		a.NextStrategy, a.NextTarget = next, target
+		a.NextQuery = q.Query
+		switch {
+		case !allEnts:
+			a.Missing = "evidence mentioning " + strings.Join(missingEnts, ", ")
+		case coverage < SufficientCoverage:
+			a.Missing = "evidence about " + uncoveredText(q, covered)
+		case q.WantsTime && dated == nil:
+			a.Missing = "occurrence date"
+			a.NextStrategy, a.NextTarget, a.NextQuery = dateStep(q, b, rel, st)
+		default: // a list with a single item
+			a.Missing = "other items of the list"
+		}
+	}
+	return a, nil
+}
+
+// dateStep is the next step for content found without a date: expand the
+// first undated event not yet expanded, else search the raw source with
+// the event's (or best item's) own words and the question's entities, to
+// read the source message and its timestamp.
+func dateStep(q *Question, b *Batch, rel []scored, st *State) (Strategy, string, string) {
+	var best *Item
+	for _, s := range rel {
+		it := s.item
+		if _, kind := refKind(it.Ref); kind != KindEvent {
+			continue
+		}
+		if best == nil {
+			best = it
+		}
+		expanded := st.WasExpanded(it.Ref) || (b.Strategy == ExpandEvent && b.Target == it.Ref)
+		if !expanded {
+			return ExpandEvent, it.Ref, ""
+		}
+	}
+	if best == nil && len(rel) > 0 {
+		best = rel[0].item
+	}
+	query := q.Query
+	if best != nil {
+		text := best.Quote
+		if text == "" {
+			text = best.Title
+		}
+		if text == "" {
+			text = best.Text
+		}
+		terms := bm25.AppendTerms(nil, strings.Join(q.Entities, " "))
+		terms = appendUnique(terms, bm25.AppendTerms(nil, text)...)
+		if len(terms) > 0 {
+			query = strings.Join(terms, " ")
+		}
+	}
+	return SearchRawMemory, "", query
+}
+
+// nextChannel is the next channel after the batch's: events → raw source →
+// block expansion of the best message (cited first) → graph → events.
+func nextChannel(b *Batch, refs []string, st *State) (Strategy, string) {
+	switch channelOf(b.Strategy) {
+	case chEvents:
+		return SearchRawMemory, ""
+	case chRaw:
+		for _, r := range refs {
+			if targetFits(ExpandBlock, r) && !st.WasExpanded(r) {
+				return ExpandBlock, r
+			}
+		}
+		for i := range b.Items {
+			if r := b.Items[i].Ref; targetFits(ExpandBlock, r) && !st.WasExpanded(r) {
+				return ExpandBlock, r
+			}
+		}
+		return SearchGraph, ""
+	case chBlock:
+		return SearchGraph, ""
+	}
+	return SearchEvents, ""
+}
+
+func refKind(ref string) (uint64, string) {
+	kind, id, _ := ParseRef(ref)
+	return id, kind
+}
+
+func count(bs []bool) int {
+	n := 0
+	for _, b := range bs {
+		if b {
+			n++
+		}
+	}
+	return n
+}
+
+// surfaceOf is the question word a term came from (the term itself when
+// unknown).
+func surfaceOf(q *Question, t string) string {
+	if w, ok := q.surface[t]; ok {
+		return w
+	}
+	return t
+}
+
+// soughtText names what the question seeks: its entities, then its other
+// content words.
+func soughtText(q *Question) string {
+	parts := append([]string(nil), q.Entities...)
+	lowerEnt := map[string]bool{}
+	for _, e := range q.Entities {
+		for _, t := range bm25.AppendTerms(nil, e) {
+			lowerEnt[t] = true
+		}
+	}
+	for _, t := range q.Terms {
+		if !lowerEnt[t] {
+			parts = append(parts, surfaceOf(q, t))
+		}
+	}
+	if len(parts) == 0 {
+		return "the question"
+	}
+	return strings.Join(parts, ", ")
+}
+
+func uncoveredText(q *Question, covered []bool) string {
+	var parts []string
+	for j, c := range covered {
+		if !c {
+			parts = append(parts, surfaceOf(q, q.Terms[j]))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// fitText is a short sentence saying what covers what.
+func fitText(q *Question, nCovered int, allEnts bool, missingEnts []string, refs []string, dated *Item) string {
+	if len(refs) == 0 {
+		return fmt.Sprintf("no item covers the question (0/%d question terms)", len(q.Terms))
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d/%d question terms", nCovered, len(q.Terms))
+	if len(q.Entities) > 0 && allEnts {
+		b.WriteString(" and all entities")
+	}
+	b.WriteString(" covered by ")
+	b.WriteString(strings.Join(refs, ", "))
+	if len(missingEnts) > 0 {
+		b.WriteString("; not found: " + strings.Join(missingEnts, ", "))
+	}
+	if q.WantsTime {
+		if dated != nil {
+			b.WriteString("; date from " + dated.Ref)
+		} else {
+			b.WriteString("; no date")
+		}
+	}
+	return b.String()
+}

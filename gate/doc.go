@@ -1,0 +1,195 @@
+// Package gate is StrataGate's evidence gate: a fixed, bounded protocol
+// between retrieval and answering, with the loop that drives it. It knows
+// retrieval results and assessments, not storage: the application supplies
+// a Retriever (its own search/expand calls), an Assessor (a model, or the
+// offline HeuristicAssessor) and an Answerer (a model, or the offline
+// HeuristicAnswerer), and keeps control of model calls and of the budget.
+// Everything here is pure and deterministic: no I/O, no clock except
+// NewSession and Run, which analyse the question at time.Now() (use
+// Analyze with a fixed time plus NewSessionQuestion/RunQuestion for
+// reproducible runs).
+//
+// # Protocol
+//
+// Every retrieval step yields a Batch with its own id. Session ids come
+// from a process-wide counter and batch ids are "s<session>-b<k>" (k from
+// 1 within the session), so concurrent sessions never share a batch id
+// and one session's refs are never items of another's batch. Items are
+// addressed by refs: "e<EventID>", "m<message id>", "n<NodeID>",
+// "b<BlockID>" (see ParseRef: letter e/m/n/b, then a decimal id without
+// sign or leading zero; "e0", "E1", "e01" are malformed).
+//
+// An Assessment answers five fields — Verdict, EvidenceRefs, Fit, Missing,
+// NextStrategy — plus an optional NextQuery and NextTarget. Validate(b, a)
+// enforces, in code:
+//
+//   - a.BatchID must equal b.ID (and b.ID must be set), else an error
+//     wrapping ErrWrongBatch; a nil batch, an unknown or empty verdict or
+//     strategy are errors wrapping ErrInvalidAssessment. Nothing else is
+//     an error: the rest is normalised.
+//   - Refs, in order, after trimming surrounding white space: a malformed
+//     ref is rejected as invalid_ref; a ref already mentioned earlier in
+//     the list as duplicate; a ref that is not an item of b (including
+//     refs of another batch or session) as not_in_batch; a valid ref once
+//     8 are accepted as limit_exceeded. Invalid refs do not use up the
+//     limit, so up to 8 valid refs are always kept. Rejected refs are
+//     listed in RejectedRefs with their reason, as written.
+//   - Fit and Missing are trimmed and truncated to 160 runes on a rune
+//     boundary (truncated, not refused: the judgment stays usable);
+//     NextQuery likewise to 256 runes.
+//   - sufficient is accepted only with ≥ 1 accepted ref and NextStrategy
+//     answer. Otherwise it becomes partial: with a non-answer strategy that
+//     strategy is kept; with answer but no valid ref the strategy becomes
+//     the batch's channel switched (events → search_raw_memory, raw →
+//     expand_block of a message/block item of the batch, else
+//     search_graph; block → search_graph; graph → search_events), and an
+//     empty Missing becomes "evidence refs from batch <id>".
+//   - partial and wrong never carry answer: it becomes search_raw_memory
+//     when the batch came from search_events, search_events otherwise.
+//   - An expand_* strategy needs a NextTarget that is an item of b of the
+//     right kind (expand_event: event; expand_graph_node: node;
+//     expand_block: message or block). Otherwise the first fitting
+//     accepted ref, then the first fitting item of b, is used; with none,
+//     the strategy becomes its channel's search (search_events,
+//     search_graph, search_raw_memory). NextTarget is cleared for
+//     non-expand strategies, NextQuery for non-search ones, both for
+//     sufficient.
+//   - The accepted assessment gets the id "<batchID>-a1" (one assessment
+//     per batch).
+//
+// # Loop
+//
+// Session is the step-by-step driver; Run/RunQuestion drive it with the
+// three interfaces. Budget.Rounds (default 4, at most 12) bounds the
+// retrieval rounds; Budget.MaxItems (default 10) the items of a batch that
+// reach the assessor (the retriever's first ones). Rules:
+//
+//   - The first step is search_events with the question's expanded Query.
+//   - Observe assigns the batch id, stamps the step on the batch, drops
+//     items with malformed or repeated refs, derives Kind from the ref and
+//     marks New the refs not seen in an earlier batch; the trace counts
+//     them (NewItems).
+//   - The next step is the assessor's request (NextStrategy with
+//     NextQuery — the question's Query when empty — or NextTarget) when it
+//     is executable, not a repeat, and, if the last batch added no new
+//     item, in another channel. Otherwise the session switches channel in
+//     the order events → raw source (search_raw_memory) → block expansion
+//     (expand_block of the best message: cited first, then by Score) →
+//     graph (search_graph, then expand_graph_node) → events, starting after
+//     the last batch's channel and taking the first executable, non-repeated
+//     candidate (queries tried: NextQuery, Query, the unexpanded Terms, the
+//     question text). With no new evidence the last channel is tried only
+//     after all others. When nothing is left, the session ends.
+//   - A repeat is the same strategy with the same normalised query (its
+//     bm25 terms, deduplicated and sorted; "Mia pets" = "pets of Mia") or,
+//     for expansions, the same target. Expansions need a target seen in
+//     the session.
+//   - The session ends at an accepted sufficient assessment, when the
+//     rounds are spent, or when no step is left. Only sufficient is
+//     answered: the Answerer receives the items cited by that assessment
+//     only, and Result.Evidence is the items it reports as used (all cited
+//     items when it reports none or only unknown refs). Otherwise the
+//     Result is partial, Missing comes from the latest assessment, Text is
+//     "not enough evidence: missing <missing>" and Evidence is empty —
+//     never an invented answer. An empty answer text is treated the same
+//     way (missing "an answer supported by the cited evidence").
+//
+// # Question analysis
+//
+// Analyze(question, now) finds, from the lexicon in lexicon.go:
+//
+//   - WH: an English wh-phrase at the start, after a lead-in of auxiliary,
+//     pronoun, preposition and imperative words ("Do you remember when",
+//     "In which city", "Can you tell me what"); when the first word is an
+//     auxiliary and no wh-phrase follows the lead-in, yes_no; otherwise
+//     the first wh-phrase anywhere ("Caroline gave a speech when?"); then
+//     the Chinese question words (什么时候, 多久, 哪些, 谁, 哪里, 为什么,
+//     什么…) anywhere; then a final 吗 (yes_no); else other. "what/which
+//     date|day|week|month|year|time" and "since when" are when; "how long
+//     ago" is how_long with WantsTime; "how much/often" are how_many.
+//   - WantsTime: when, what date/year…, how long ago, 什么时候, 哪天….
+//   - WantsList: how many, 哪些, which/what followed by a plural noun
+//     ("which pets", "what kinds"), "what are/were", a list/name
+//     imperative, or the words all/every/list.
+//   - Entities: capitalised words, adjacent ones merged ("New York"),
+//     possessive 's removed; not month/weekday names, "I", words of time
+//     expressions, lead-in and wh words, nor a sentence-initial stopword.
+//   - Time: the first time expression temporal.Find reports as Known,
+//     resolved against now (with a zero now, only explicit dates).
+//   - Terms: the bm25 terms of the question without the lead-in, the
+//     wh-phrase and the time expressions (those are carried by WH and
+//     Time), deduplicated.
+//   - Expanded: each term followed by the base and irregular past forms of
+//     its verb ("give" → gave, given), its bm25 Chinese–English synonyms,
+//     and the concept members of the term and of its synonyms. Query is
+//     Expanded joined by spaces (index-form terms, for retrieval).
+//
+// Concept lexicon (key words → members; one-way):
+//
+//	pet, animal       → cat, dog, parrot, hamster, fish, rabbit, bird, conure, kitten, puppy
+//	family, relative  → sister, brother, mother, father, parent, son, daughter, wife, husband, cousin, aunt, uncle
+//	job, work, career → work, job, employer, company, office, career, hired, role
+//	home, live        → live, move, moved, city, apartment, house
+//	drink, beverage   → coffee, tea, juice, beer, wine
+//	tool              → editor, library, framework, package, manager
+//	travel            → trip, visit, flight, vacation, holiday
+//	hobby, pastime    → hobby, play, game, sport, music
+//	speech            → talk, presentation, lecture, keynote
+//
+// plus about fifty irregular verbs (give/gave/given, go/went/gone, …).
+// All entries are tokenized with bm25.AppendTerms, so they match index
+// terms (stemmed English, bigrammed Chinese).
+//
+// # Heuristic assessor
+//
+// HeuristicAssessor judges a batch by lexical coverage. An item's terms are
+// those of its title, text, quote, speaker and facts (irregular verb forms
+// mapped to their base); an item linked to an item cited by an earlier
+// assessment (a shared message id, event id or node id — a source message
+// of a cited event) also gets that item's terms. A question term is
+// covered by an item holding it or one of its expansions; an entity by an
+// item holding all its terms. Relevant items cover a term (any item when
+// the question has no terms), at least one entity when the question names
+// some, and, when the question has a known Time, are not dated outside it.
+// The up to 8 best (most terms plus entities, then dated for time
+// questions, then Score, then batch order) are the evidence refs, dated
+// ones first for time questions. Coverage is the fraction of Terms covered
+// by them.
+//
+//   - No relevant item, or coverage < 0.3: wrong, no refs, Missing
+//     "events about <entities, words>", next channel.
+//   - Coverage ≥ 0.6, every entity covered, a dated item when WantsTime,
+//     and, when WantsList, ≥ 2 items (one is enough after the first round
+//     or in the last one): sufficient, answer.
+//   - Otherwise partial, with Missing "evidence mentioning <entity>",
+//     "evidence about <uncovered words>", "occurrence date" or "other items
+//     of the list", and the next channel (events → search_raw_memory; raw
+//     → expand_block of a cited, else listed, message not yet expanded,
+//     else search_graph; block → search_graph; graph → search_events).
+//     For a missing date: expand_event of the first undated event not yet
+//     expanded, else search_raw_memory with the entities and the event's
+//     own quote/title/text, to reach the source message, whose timestamp
+//     resolves relative dates.
+//
+// Fit reads like "3/4 question terms and all entities covered by e12, m45;
+// date from m45".
+//
+// # Heuristic answerer
+//
+// HeuristicAnswerer answers only from the evidence given:
+//
+//   - WantsTime: the first dated item's interval (RenderInterval: "7 May
+//     2023", "the week of 29 May 2023", "May 2023", "summer 2023", "2022",
+//     "7 May 2023 at 15:30", "1–10 June 2023"), then in parentheses its
+//     quote (else title, else text) and, when the mention time lies outside
+//     the interval, "said on <day>". Used: that item and the cited events
+//     sharing a source message with it.
+//   - WantsList: the short titles (else quotes) of the items covering a
+//     question term, deduplicated, joined with "; "; how_many prefixes the
+//     count ("2: …"). Used: those items.
+//   - Otherwise: the quote (else title, else text) of the item covering the
+//     most terms (then the higher Score). Used: that item.
+//
+// It returns an empty text when it cannot answer (no evidence, or a time
+// question without a dated item); Run then reports not enough evidence.
+package gate
