@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/RoaringBitmap/roaring/v2"
@@ -111,14 +112,35 @@ func (ix *Index) Create(tx *bolt.Tx) error {
 // Drop deletes the whole index in tx (Rebuild starts from here).
 func (ix *Index) Drop(tx *bolt.Tx) error {
 	ix.cache.reset()
-	if tx.Bucket(ix.name) == nil {
-		return nil
+	b, err := ix.buckets(tx)
+	if err != nil || b == nil {
+		return err
 	}
-	return tx.DeleteBucket(ix.name)
+	st, err := ix.loadStats(b)
+	if err != nil {
+		return err
+	}
+	if err := tx.DeleteBucket(ix.name); err != nil {
+		return err
+	}
+	// Generations stay monotonic across a drop: a reader still open on the
+	// old snapshot may refill the cache, and its entries must never match
+	// the new index's generations.
+	if err := ix.Create(tx); err != nil {
+		return err
+	}
+	nb, err := ix.buckets(tx)
+	if err != nil {
+		return err
+	}
+	return ix.saveStats(nb, &stats{Gen: st.Gen + 1, TotalLen: make([]uint64, len(ix.fields))})
 }
 
 type buckets struct {
 	meta, docs, ids, terms, post, kwmeta, kw, time *bolt.Bucket
+	// cacheable is false inside a writable transaction: what it reads may
+	// be rolled back, and its generation numbers reused by another commit.
+	cacheable bool
 }
 
 func (ix *Index) buckets(tx *bolt.Tx) (*buckets, error) {
@@ -129,7 +151,7 @@ func (ix *Index) buckets(tx *bolt.Tx) (*buckets, error) {
 	b := &buckets{
 		meta: root.Bucket(bMeta), docs: root.Bucket(bDocs), ids: root.Bucket(bIDs),
 		terms: root.Bucket(bTerms), post: root.Bucket(bPost), kwmeta: root.Bucket(bKWMeta),
-		kw: root.Bucket(bKW), time: root.Bucket(bTime),
+		kw: root.Bucket(bKW), time: root.Bucket(bTime), cacheable: !tx.Writable(),
 	}
 	if b.meta == nil || b.docs == nil || b.ids == nil || b.terms == nil || b.post == nil || b.kwmeta == nil || b.kw == nil || b.time == nil {
 		return nil, fmt.Errorf("index %s: %w: missing sub-bucket", ix.name, kv.ErrCorrupt)
@@ -168,7 +190,7 @@ func (ix *Index) Add(tx *bolt.Tx, doc Doc) (uint32, error) {
 		return 0, fmt.Errorf("index %s: %w: %d fields, want %d", ix.name, ErrSchema, len(doc.Fields), len(ix.fields))
 	}
 	for _, k := range doc.Keywords {
-		if k == "" || k[0] == 0 {
+		if k == "" || strings.IndexByte(k, 0) >= 0 {
 			return 0, fmt.Errorf("index %s: %w: keyword %q", ix.name, ErrSchema, k)
 		}
 	}

@@ -3,8 +3,11 @@ package index
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 
 	"github.com/RoaringBitmap/roaring/v2"
+
+	"github.com/stratagate/stratagate/kv"
 )
 
 // term returns the posting list of term in field, or nil if the term does
@@ -28,19 +31,28 @@ func (ix *Index) term(b *buckets, field uint8, term string, keyBuf *[]byte) (*po
 	}
 	p := &posting{df: tr.DF, maxTF: tr.MaxTF}
 	var c chunk
-	c.docs = make([]uint32, 0, tr.DF)
-	c.tfs = make([]uint16, 0, tr.DF)
-	c.lens = make([]uint32, 0, tr.DF)
+	n := min(int(tr.DF), 1<<16) // DF comes from disk: never trust it for an allocation
+	c.docs = make([]uint32, 0, n)
+	c.tfs = make([]uint16, 0, n)
+	c.lens = make([]uint32, 0, n)
 	prefix := postKey(nil, field, term, 0)
 	prefix = prefix[:len(prefix)-4]
 	cur := b.post.Cursor()
-	for k, v := cur.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix) && len(k) == len(prefix)+4; k, v = cur.Next() {
+	for k, v := cur.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = cur.Next() {
+		if len(k) != len(prefix)+4 {
+			continue // another term that extends this one with 0x00 bytes
+		}
 		if err := decodeChunk(v, &c); err != nil {
 			return nil, err
 		}
 	}
+	if len(c.docs) != int(tr.DF) {
+		return nil, fmt.Errorf("index %s: %w: term has %d postings, its record says %d", ix.name, kv.ErrCorrupt, len(c.docs), tr.DF)
+	}
 	p.docs, p.tfs, p.lens = c.docs, c.tfs, c.lens
-	ix.cache.put(&entry{key: string(ck), gen: tr.Gen, post: p, size: len(p.docs) + 16})
+	if b.cacheable {
+		ix.cache.put(&entry{key: string(ck), gen: tr.Gen, post: p, size: len(p.docs) + 16})
+	}
 	return p, nil
 }
 
@@ -61,14 +73,19 @@ func (ix *Index) keyword(b *buckets, kw string) (*roaring.Bitmap, error) {
 	bm := roaring.New()
 	prefix := append([]byte(kw), 0)
 	cur := b.kw.Cursor()
-	for k, v := cur.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix) && len(k) == len(prefix)+4; k, v = cur.Next() {
+	for k, v := cur.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = cur.Next() {
+		if len(k) != len(prefix)+4 {
+			continue // another keyword that extends this one with 0x00 bytes
+		}
 		part, err := decodeBitmap(v)
 		if err != nil {
 			return nil, err
 		}
 		bm.Or(part)
 	}
-	ix.cache.put(&entry{key: ck, gen: kr.Gen, bm: bm, size: int(kr.Count/8) + 16})
+	if b.cacheable {
+		ix.cache.put(&entry{key: ck, gen: kr.Gen, bm: bm, size: int(kr.Count/8) + 16})
+	}
 	return bm, nil
 }
 
@@ -94,14 +111,14 @@ func timeRange(b *buckets, st *stats, from, to int64) *roaring.Bitmap {
 }
 
 // docID maps a doc number back to its record id.
-func docID(b *buckets, d uint32) (uint64, string, bool) {
+func docID(b *buckets, d uint32) (uint64, string, error) {
 	v := b.docs.Get(docKey(d))
 	if v == nil {
-		return 0, "", false
+		return 0, "", fmt.Errorf("%w: doc %d has no record", kv.ErrCorrupt, d)
 	}
 	var rec docRecord
 	if err := decodeDocRecord(v, &rec); err != nil {
-		return 0, "", false
+		return 0, "", fmt.Errorf("doc %d: %w", d, err)
 	}
-	return rec.ID, rec.Scope, true
+	return rec.ID, rec.Scope, nil
 }

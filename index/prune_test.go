@@ -48,7 +48,7 @@ func TestPrunedEqualsExhaustive(t *testing.T) {
 			db := openDB(t)
 			scopes := []string{"global", "project:a", "project:b"}
 			require.NoError(t, db.Update(func(tx *bolt.Tx) error {
-				for id := uint64(1); id <= 3000; id++ {
+				for id := uint64(1); id <= 1500; id++ {
 					doc := index.Doc{ID: id * 10, Scope: scopes[rng.IntN(3)], Keywords: []string{fmt.Sprintf("kw%d", rng.IntN(4))}}
 					for range nf {
 						doc.Fields = append(doc.Fields, zipfDoc(z, 1+rng.IntN(30)))
@@ -57,7 +57,7 @@ func TestPrunedEqualsExhaustive(t *testing.T) {
 						return err
 					}
 				}
-				for id := uint64(1); id <= 3000; id += 97 {
+				for id := uint64(1); id <= 1500; id += 97 {
 					if err := ix.Delete(tx, id*10); err != nil {
 						return err
 					}

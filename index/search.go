@@ -76,6 +76,7 @@ type search struct {
 	lens    []float64
 	avgs    []float64
 	bfields []bm25.Field
+	p1      bm25.Params // single-field scoring: k1 and the field's own b
 	seen    map[string]struct{}
 }
 
@@ -194,9 +195,9 @@ func (ix *Index) search(tx *bolt.Tx, q Query, exhaustive bool) ([]Result, error)
 	out := make([]Result, len(s.ranked))
 	for i, r := range s.ranked {
 		d := uint32(r.ID)
-		id, _, ok := docID(b, d)
-		if !ok {
-			return nil, fmt.Errorf("index %s: doc %d has no record", ix.name, d)
+		id, _, err := docID(b, d)
+		if err != nil {
+			return nil, fmt.Errorf("index %s: %w", ix.name, err)
 		}
 		out[i] = Result{ID: id, Doc: d, Score: r.Score}
 	}
@@ -222,6 +223,7 @@ func (s *search) release() {
 // idf and score upper bound.
 func (ix *Index) plan(b *buckets, s *search, st *stats, terms []string) error {
 	nf := len(ix.fields)
+	s.p1 = bm25.Params{K1: params.K1, B: ix.fields[0].B}
 	if cap(s.avgs) < nf {
 		s.avgs, s.tfs, s.lens, s.bfields = make([]float64, nf), make([]float64, nf), make([]float64, nf), make([]bm25.Field, nf)
 	}
@@ -249,7 +251,7 @@ func (ix *Index) plan(b *buckets, s *search, st *stats, terms []string) error {
 			}
 			qt.post, qt.docs = p, p.docs
 			qt.idf = bm25.IDF(int(st.Docs), len(p.docs))
-			qt.ub = params.UpperBound(qt.idf, float64(p.maxTF), 1, s.avgs[0]) * ubSlack
+			qt.ub = s.p1.UpperBound(qt.idf, float64(p.maxTF), 1, s.avgs[0]) * ubSlack
 		} else {
 			any := false
 			for f := range nf {
@@ -299,7 +301,7 @@ func unionDocs(ps []*posting) []uint32 {
 func (s *search) termScore(qt *qterm, d uint32) float64 {
 	if qt.post != nil {
 		p := qt.post
-		return params.Score(float64(p.tfs[qt.pos]), float64(p.lens[qt.pos]), s.avgs[0], qt.idf)
+		return s.p1.Score(float64(p.tfs[qt.pos]), float64(p.lens[qt.pos]), s.avgs[0], qt.idf)
 	}
 	for f, p := range qt.fposts {
 		s.tfs[f], s.lens[f] = 0, 0

@@ -89,9 +89,9 @@ func (ix *Index) Select(tx *bolt.Tx, s Select) ([]Result, error) {
 	it := set.ReverseIterator()
 	for it.HasNext() && len(out) < limit {
 		d := it.Next()
-		id, _, ok := docID(b, d)
-		if !ok {
-			return nil, fmt.Errorf("index %s: %w: doc %d has no record", ix.name, kv.ErrCorrupt, d)
+		id, _, err := docID(b, d)
+		if err != nil {
+			return nil, fmt.Errorf("index %s: %w", ix.name, err)
 		}
 		out = append(out, Result{ID: id, Doc: d})
 	}

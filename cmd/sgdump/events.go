@@ -421,3 +421,258 @@ func writeLinks(w io.Writer, what string, links []eventLinkOut) {
 		fmt.Fprintf(w, "  #%d  %s  %s  %s\n", l.ID, l.Lifecycle, dash(l.MentionedAt), l.Title)
 	}
 }
+
+// citedMessageOut is a message an event cites, with whether its source
+// block holds it.
+type citedMessageOut struct {
+	messageOut
+	InBlock bool `json:"in_block"`
+}
+
+// quoteOut is one of a card's quotes and the cited messages it occurs in
+// (events.QuoteIn: case and runs of whitespace folded).
+type quoteOut struct {
+	Text       string   `json:"text"`
+	Found      bool     `json:"found"`
+	MessageIDs []uint64 `json:"message_ids"`
+}
+
+// eventTraceOut is an event's provenance chain: "trace event" in JSON, and
+// each source event of a graph trace.
+type eventTraceOut struct {
+	Event cardOut `json:"event"`
+	// Block is the card's source block (its summary is L1); null when it
+	// is not stored.
+	Block             *blockOut         `json:"block"`
+	Messages          []citedMessageOut `json:"messages"`
+	MissingMessageIDs []uint64          `json:"missing_message_ids"`
+	Quotes            []quoteOut        `json:"quotes"`
+	// OK: the block is stored, every cited message is stored, in it and
+	// hashes ok, and every quote occurs in a cited message.
+	OK bool `json:"ok"`
+}
+
+// tracer state shared by the event chains of one trace: blocks by thread.
+type chainCache struct {
+	blocks map[string][]stratagate.Block
+}
+
+func (cc *chainCache) block(e *env, mem *stratagate.Memory, thread string, id uint64) (*stratagate.Block, error) {
+	if cc.blocks == nil {
+		cc.blocks = map[string][]stratagate.Block{}
+	}
+	bs, ok := cc.blocks[thread]
+	if !ok {
+		var err error
+		bs, err = mem.Blocks(e.ctx, thread)
+		if err != nil && !errors.Is(err, stratagate.ErrNotFound) {
+			return nil, err
+		}
+		cc.blocks[thread] = bs
+	}
+	for i := range bs {
+		if bs[i].ID == id {
+			return &bs[i], nil
+		}
+	}
+	b, err := findBlock(e, mem, id) // not in the card's thread: a damaged file
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &b, nil
+}
+
+// eventChain follows card c down to its block and cited messages.
+func eventChain(e *env, mem *stratagate.Memory, cc *chainCache, c *events.Card) (eventTraceOut, error) {
+	o := eventTraceOut{Event: toCardOut(c), Messages: []citedMessageOut{}, Quotes: []quoteOut{}}
+	b, err := cc.block(e, mem, c.Thread, c.SourceBlockID)
+	if err != nil {
+		return o, err
+	}
+	if b != nil {
+		bo := toBlockOut(b, false)
+		o.Block = &bo
+	}
+	msgs, missing, err := loadMessages(e, mem, c.SourceMessageIDs)
+	if err != nil {
+		return o, err
+	}
+	o.MissingMessageIDs = missing
+	o.OK = b != nil && len(missing) == 0
+	for i := range msgs {
+		m := citedMessageOut{messageOut: toMessageOut(&msgs[i]), InBlock: b != nil && slices.Contains(b.MessageIDs, msgs[i].ID)}
+		o.OK = o.OK && m.SHA256OK && m.InBlock
+		o.Messages = append(o.Messages, m)
+	}
+	for _, q := range c.Quotes {
+		qo := quoteOut{Text: q, MessageIDs: []uint64{}}
+		for _, m := range msgs {
+			if events.QuoteIn(q, m.Content) {
+				qo.MessageIDs = append(qo.MessageIDs, m.ID)
+			}
+		}
+		qo.Found = len(qo.MessageIDs) > 0
+		o.OK = o.OK && qo.Found
+		o.Quotes = append(o.Quotes, qo)
+	}
+	return o, nil
+}
+
+// getCards reads cards by id through the read-only kv handle; ids not
+// stored come back in missing.
+func getCards(e *env, ids []uint64) (cards []events.Card, missing []uint64, err error) {
+	missing = []uint64{}
+	err = e.view(func(tx *bolt.Tx) error {
+		for _, id := range ids {
+			c, err := events.Get(tx, id)
+			switch {
+			case err == nil:
+				cards = append(cards, c)
+			case errors.Is(err, events.ErrNotFound) || errors.Is(err, kv.ErrCorrupt):
+				missing = append(missing, id)
+			default:
+				return err
+			}
+		}
+		return nil
+	})
+	return cards, missing, err
+}
+
+func traceEvent(e *env, id uint64) error {
+	mem, err := e.memory()
+	if err != nil {
+		return err
+	}
+	cards, missing, err := getCards(e, []uint64{id})
+	if err != nil {
+		return err
+	}
+	if len(missing) > 0 {
+		return notFound("event", id)
+	}
+	o, err := eventChain(e, mem, &chainCache{}, &cards[0])
+	if err != nil {
+		return err
+	}
+	return e.emit(o, func(w io.Writer) error {
+		tw := newTable(w)
+		writeCardFields(tw, &o.Event)
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		if o.Event.Summary != "" {
+			fmt.Fprintln(w, "\nsummary:")
+			indent(w, o.Event.Summary, "  ")
+		}
+		fmt.Fprintln(w)
+		writeChainBlock(w, &o, "")
+		if o.Block != nil {
+			fmt.Fprintln(w, "  L1 summary:")
+			indent(w, o.Block.Summary, "    ")
+		}
+		fmt.Fprintf(w, "\nquotes (%d):\n", len(o.Quotes))
+		for _, q := range o.Quotes {
+			fmt.Fprintf(w, "  %s  %s\n", strconv.Quote(q.Text), quoteStatus(&q))
+		}
+		fmt.Fprintf(w, "\ncited messages (%d):\n", len(o.Event.SourceMessageIDs))
+		for i := range o.Messages {
+			m := &o.Messages[i]
+			writeMessage(w, &m.messageOut)
+			if !m.InBlock {
+				fmt.Fprintf(w, "  NOT IN BLOCK %d\n", o.Event.BlockID)
+			}
+		}
+		for _, id := range o.MissingMessageIDs {
+			fmt.Fprintf(w, "  #%d  MISSING: not stored or unreadable\n", id)
+		}
+		fmt.Fprintf(w, "\nprovenance: %s\n", chainStatus(&o))
+		return nil
+	})
+}
+
+func quoteStatus(q *quoteOut) string {
+	if !q.Found {
+		return "NOT FOUND in the cited messages"
+	}
+	return "found in " + citeList(q.MessageIDs)
+}
+
+// writeChainBlock writes the source block line of a chain.
+func writeChainBlock(w io.Writer, o *eventTraceOut, p string) {
+	if o.Block == nil {
+		fmt.Fprintf(w, "%ssource block %d: MISSING: not stored\n", p, o.Event.BlockID)
+		return
+	}
+	b := o.Block
+	fmt.Fprintf(w, "%ssource block %d (%s seq %d, %s): %s\n", p, b.ID, b.Thread, b.Seq, b.State, dash(b.Title))
+}
+
+// chainStatus sums up a chain: "ok" or what is wrong.
+func chainStatus(o *eventTraceOut) string {
+	if o.OK {
+		return fmt.Sprintf("ok: block stored, %d cited messages stored with matching hashes, %d quotes found", len(o.Messages), len(o.Quotes))
+	}
+	var probs []string
+	if o.Block == nil {
+		probs = append(probs, "source block missing")
+	}
+	if n := len(o.MissingMessageIDs); n > 0 {
+		probs = append(probs, fmt.Sprintf("%d cited messages missing", n))
+	}
+	var bad, outside, unfound int
+	for _, m := range o.Messages {
+		if !m.SHA256OK {
+			bad++
+		}
+		if !m.InBlock && o.Block != nil {
+			outside++
+		}
+	}
+	for _, q := range o.Quotes {
+		if !q.Found {
+			unfound++
+		}
+	}
+	if bad > 0 {
+		probs = append(probs, fmt.Sprintf("%d hash MISMATCH", bad))
+	}
+	if outside > 0 {
+		probs = append(probs, fmt.Sprintf("%d cited messages not in the block", outside))
+	}
+	if unfound > 0 {
+		probs = append(probs, fmt.Sprintf("%d quotes not found", unfound))
+	}
+	return "PROBLEMS: " + strings.Join(probs, "; ")
+}
+
+// writeChainCompact writes a source event's chain in a few lines each.
+func writeChainCompact(w io.Writer, o *eventTraceOut) {
+	c := &o.Event
+	fmt.Fprintf(w, "  event #%d  %s  %s/%s  mentioned %s: %s\n", c.ID, c.Lifecycle, c.Type, c.Status, dash(c.MentionedAt), c.Title)
+	writeChainBlock(w, o, "    ")
+	found := 0
+	for _, q := range o.Quotes {
+		if q.Found {
+			found++
+		}
+	}
+	fmt.Fprintf(w, "    quotes: %d of %d found in the cited messages\n", found, len(o.Quotes))
+	for i := range o.Messages {
+		m := &o.Messages[i]
+		where := ""
+		if !m.InBlock {
+			where = "  NOT IN BLOCK"
+		}
+		fmt.Fprintf(w, "    #%d  %s  %s  %s  sha256 %s %s%s\n", m.ID, m.At, m.Role, dash(m.Speaker), m.SHA256, hashStatus(m.SHA256OK), where)
+		fmt.Fprintf(w, "        %s\n", oneLine(m.Content, 120))
+	}
+	for _, id := range o.MissingMessageIDs {
+		fmt.Fprintf(w, "    #%d  MISSING: not stored or unreadable\n", id)
+	}
+	fmt.Fprintf(w, "    provenance: %s\n", chainStatus(o))
+}

@@ -61,8 +61,8 @@ func noFlags(r runner) func(*flag.FlagSet) runner {
 // family (events, graph) registers its commands here.
 func commands() []*command {
 	return []*command{
-		statsCommand, threadsCommand, blocksCommand, blockCommand, traceCommand,
-		jobsCommand, retrievalsCommand, searchCommand, verifyCommand,
+		statsCommand, threadsCommand, blocksCommand, blockCommand, eventsCommand, eventCommand,
+		graphCommand, traceCommand, jobsCommand, retrievalsCommand, searchCommand, verifyCommand,
 	}
 }
 

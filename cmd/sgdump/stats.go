@@ -26,6 +26,10 @@ type statsOut struct {
 	BlocksFailed  int            `json:"blocks_failed"`
 	JobsQueued    int            `json:"jobs_queued"`
 	JobsFailed    int            `json:"jobs_failed"`
+	Events        int            `json:"events"`
+	GraphNodes    int            `json:"graph_nodes"`
+	GraphFacts    int            `json:"graph_facts"`
+	GraphEdges    int            `json:"graph_edges"`
 	Buckets       map[string]int `json:"buckets"`
 }
 
@@ -45,6 +49,8 @@ func runStats(e *env, args []string) error {
 		Path: e.db, Format: s.Format, FileBytes: s.FileBytes, Threads: s.Threads, Messages: s.Messages,
 		Receipts: s.Receipts, Blocks: s.Blocks, BlocksPending: s.BlocksPending, BlocksReady: s.BlocksReady,
 		BlocksFailed: s.BlocksFailed, JobsQueued: s.JobsQueued, JobsFailed: s.JobsFailed, Buckets: s.Buckets,
+		Events: s.Buckets[string(kv.BucketEvents)], GraphNodes: s.Buckets[string(kv.BucketGraphNodes)],
+		GraphFacts: s.Buckets[string(kv.BucketGraphFacts)], GraphEdges: s.Buckets[string(kv.BucketGraphEdges)],
 	}
 	return e.emit(o, func(w io.Writer) error {
 		tw := newTable(w)
@@ -55,6 +61,8 @@ func runStats(e *env, args []string) error {
 		fmt.Fprintf(tw, "messages\t%d\n", o.Messages)
 		fmt.Fprintf(tw, "receipts\t%d\n", o.Receipts)
 		fmt.Fprintf(tw, "blocks\t%d (ready %d, pending %d, failed %d)\n", o.Blocks, o.BlocksReady, o.BlocksPending, o.BlocksFailed)
+		fmt.Fprintf(tw, "events\t%d cards\n", o.Events)
+		fmt.Fprintf(tw, "graph\t%d nodes, %d facts, %d edges\n", o.GraphNodes, o.GraphFacts, o.GraphEdges)
 		fmt.Fprintf(tw, "jobs\t%d queued (pending or running), %d failed\n", o.JobsQueued, o.JobsFailed)
 		if o.JobsFailed > 0 {
 			fmt.Fprintf(tw, "\tsee: sgdump -db %s jobs -state failed\n", o.Path)

@@ -19,6 +19,10 @@ type tracer func(e *env, id uint64) error
 var tracers = map[string]tracer{
 	"block":   traceBlock,
 	"message": traceMessage,
+	"event":   traceEvent,
+	"fact":    traceFact,
+	"edge":    traceEdge,
+	"node":    traceNode,
 }
 
 func traceKinds() []string {
@@ -31,8 +35,8 @@ func traceKinds() []string {
 }
 
 var traceCommand = &command{
-	name: "trace", args: "block|message ID",
-	summary: "provenance down to L5: levels, verbatim messages, hashes",
+	name: "trace", args: "block|message|event|fact|edge|node ID",
+	summary: "provenance down to L5: levels, events, graph, verbatim messages, hashes",
 	define:  noFlags(runTrace),
 }
 
