@@ -72,7 +72,8 @@
 //   - The next step is the assessor's request (NextStrategy with
 //     NextQuery — the question's Query when empty — or NextTarget) when it
 //     is executable, not a repeat, and, if the last batch added no new
-//     item, in another channel. Otherwise the session switches channel in
+//     item, in a channel not used yet in the session (so a dry session
+//     walks every channel instead of bouncing between two). Otherwise the session switches channel in
 //     the order events → raw source (search_raw_memory) → block expansion
 //     (expand_block of the best message: cited first, then by Score) →
 //     graph (search_graph, then expand_graph_node) → events, starting after

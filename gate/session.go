@@ -396,8 +396,8 @@ func notEnough(r Result, missing string) Result {
 }
 
 // plan chooses the step after the latest batch: the assessor's request
-// when it is executable, new and (if the batch added nothing new) in
-// another channel; otherwise the next channel in the order events → raw
+// when it is executable, new and — if the batch added nothing new — in a
+// channel not used yet in the session; otherwise the next channel in the order events → raw
 // source → block expansion → graph (wrapping), first candidate that is
 // executable and not a repeat. The caller holds the lock.
 func (s *Session) plan() (Step, bool) {
@@ -410,7 +410,7 @@ func (s *Session) plan() (Step, bool) {
 		if c.Strategy.IsSearch() && strings.TrimSpace(c.Query) == "" {
 			c.Query = s.q.Query
 		}
-		if s.feasible(c) && !(noNew && channelOf(c.Strategy) == lastCh) {
+		if s.feasible(c) && (!noNew || !s.usedChannel(channelOf(c.Strategy))) {
 			return c, true
 		}
 	}
@@ -431,6 +431,16 @@ func (s *Session) plan() (Step, bool) {
 		}
 	}
 	return Step{}, false
+}
+
+// usedChannel reports whether a step of channel ch was executed.
+func (s *Session) usedChannel(ch channel) bool {
+	for _, t := range s.trace {
+		if channelOf(t.Strategy) == ch {
+			return true
+		}
+	}
+	return false
 }
 
 // candidates lists the fallback steps of a channel, in preference order.

@@ -615,14 +615,15 @@ func writeChainBlock(w io.Writer, o *eventTraceOut, p string) {
 // chainStatus sums up a chain: "ok" or what is wrong.
 func chainStatus(o *eventTraceOut) string {
 	if o.OK {
-		return fmt.Sprintf("ok: block stored, %d cited messages stored with matching hashes, %d quotes found", len(o.Messages), len(o.Quotes))
+		return fmt.Sprintf("ok: block stored, %s stored with matching hashes, %s found",
+			plural(len(o.Messages), "cited message"), plural(len(o.Quotes), "quote"))
 	}
 	var probs []string
 	if o.Block == nil {
 		probs = append(probs, "source block missing")
 	}
 	if n := len(o.MissingMessageIDs); n > 0 {
-		probs = append(probs, fmt.Sprintf("%d cited messages missing", n))
+		probs = append(probs, plural(n, "cited message")+" missing")
 	}
 	var bad, outside, unfound int
 	for _, m := range o.Messages {
@@ -642,10 +643,10 @@ func chainStatus(o *eventTraceOut) string {
 		probs = append(probs, fmt.Sprintf("%d hash MISMATCH", bad))
 	}
 	if outside > 0 {
-		probs = append(probs, fmt.Sprintf("%d cited messages not in the block", outside))
+		probs = append(probs, plural(outside, "cited message")+" not in the block")
 	}
 	if unfound > 0 {
-		probs = append(probs, fmt.Sprintf("%d quotes not found", unfound))
+		probs = append(probs, plural(unfound, "quote")+" not found")
 	}
 	return "PROBLEMS: " + strings.Join(probs, "; ")
 }

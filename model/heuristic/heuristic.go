@@ -40,7 +40,10 @@ func (Model) Name() string { return "heuristic" }
 // model.DeriveOutput that always satisfies the layers package's limits.
 // For model.TaskExtractEvents req.Input must be a *model.ExtractInput (or
 // a model.ExtractInput); the output is a model.ExtractOutput whose cards
-// always satisfy the events package's limits.
+// always satisfy the events package's limits. For model.TaskProjectGraph
+// req.Input must be a *model.ProjectInput (or a model.ProjectInput); the
+// output is a model.ProjectOutput whose ops cite only the input's events
+// and use only the graph schema's kinds, keys and relations.
 //
 // It returns ctx.Err() if ctx is done before or after deriving, and an
 // error wrapping ErrUnsupported for an unknown task or input type.
@@ -79,6 +82,22 @@ func (Model) Complete(ctx context.Context, req model.Request) (string, error) {
 			return "", fmt.Errorf("%w: %s needs a *model.ExtractInput, got %T", ErrUnsupported, req.Task, req.Input)
 		}
 		out := extract(in)
+		if err := ctx.Err(); err != nil {
+			return "", err
+		}
+		return encode(out)
+	case model.TaskProjectGraph:
+		var in *model.ProjectInput
+		switch v := req.Input.(type) {
+		case *model.ProjectInput:
+			in = v
+		case model.ProjectInput:
+			in = &v
+		}
+		if in == nil {
+			return "", fmt.Errorf("%w: %s needs a *model.ProjectInput, got %T", ErrUnsupported, req.Task, req.Input)
+		}
+		out := project(in)
 		if err := ctx.Err(); err != nil {
 			return "", err
 		}

@@ -622,7 +622,9 @@ func projectNoun(w string) bool {
 func orgNoun(w string) bool {
 	switch w {
 	case "company", "startup", "firm", "agency", "studio", "nonprofit",
-		"employer", "organization", "organisation", "band", "club":
+		"employer", "organization", "organisation", "band", "club", "team",
+		"group", "society", "association", "league", "community", "choir",
+		"orchestra":
 		return true
 	}
 	return false
@@ -683,7 +685,7 @@ func subjectSkip(w string) bool {
 		"going", "want", "wants", "wanted", "plan", "plans", "planned",
 		"planning", "decided", "decide", "agreed", "agree", "need",
 		"needs", "got", "get", "the", "a", "an", "new", "first", "used",
-		"who", "officially", "permanently", "temporarily", "happily":
+		"who", "permanently", "temporarily":
 		return true
 	}
 	return false
@@ -774,11 +776,3 @@ func valueDeterminer(w string) bool {
 	}
 	return false
 }
-
-// aliasWords are the lower-case connectors of "A, aka B" and "A, also
-// known as B".
-var aliasWords = [...]string{"aka", "a.k.a", "also known as", "or just", "short for"}
-
-// timeShiftWords are the lower-case words after which a launch date
-// follows ("moved to June 3rd", "is on May 20").
-var timeShiftWords = [...]string{"to", "on", "for", "is", "be", "by", "date", "target"}
