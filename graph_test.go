@@ -198,9 +198,6 @@ func TestForgottenEventHidesDerivedFacts(t *testing.T) {
 }
 
 func TestGraphFromSample(t *testing.T) {
-	if _, err := heuristic.New().Complete(ctx, model.Request{Task: model.TaskProjectGraph, Input: &model.ProjectInput{}}); err != nil {
-		t.Skip("heuristic projector not available: " + err.Error())
-	}
 	mem, _ := openMem(t, nil)
 	ingestSample(t, mem)
 	waitIdle(t, mem)
@@ -229,5 +226,43 @@ func TestGraphFromSample(t *testing.T) {
 		}
 	}
 	assert.True(t, found, "a node's facts mention pnpm: %+v", hits)
+	// No node, fact or edge without an existing source event (Verify's
+	// graph pass, run above), and the graph is not empty.
+	s, err := mem.Stats(ctx)
+	require.NoError(t, err)
+	assert.NotZero(t, s.Buckets["graph.nodes"])
+	assert.NotZero(t, s.Buckets["graph.facts"]+s.Buckets["graph.edges"])
+}
+
+// TestGraphFieldWeights: a node named by the query outranks one that only
+// has the word in a fact (name 6 vs facts 4), and a node matching only
+// through relation text is dropped as adjacency noise.
+func TestGraphFieldWeights(t *testing.T) {
+	pm := &projectModel{}
+	pm.fn = func(in *model.ProjectInput) (string, error) {
+		ev := []uint64{in.Events[0].ID}
+		return opsJSON(
+			model.GraphOp{Op: model.OpUpsertNode, Kind: "tool", Name: "Grafana", EventIDs: ev},
+			model.GraphOp{Op: model.OpSetFact, Kind: "person", Name: "Leo Park", Key: "likes", Value: "grafana dashboards", EventIDs: ev},
+			model.GraphOp{Op: model.OpAddEdge, Kind: "person", Name: "Mia Chen", Relation: "knows", Target: "Grafana Person", EventIDs: ev},
+		), nil
+	}
+	mem, _ := openMem(t, &stratagate.Options{BlockTurns: 1, Model: pm})
+	_, err := mem.Append(ctx, stratagate.Turn{Thread: "t", Messages: []stratagate.Message{
+		{Role: "user", Speaker: "Leo Park", Content: "I set up Grafana yesterday and Mia Chen helped.", At: base},
+	}})
+	require.NoError(t, err)
+	waitIdle(t, mem)
+	hits, err := mem.SearchGraphNodes(ctx, stratagate.Query{Text: "grafana"})
+	require.NoError(t, err)
+	var names []string
+	for _, h := range hits {
+		names = append(names, h.Name)
+	}
+	require.GreaterOrEqual(t, len(hits), 2, "%v", names)
+	assert.Equal(t, "Grafana", hits[0].Name, "name match first")
+	assert.Equal(t, "Leo Park", hits[1].Name, "fact match second")
+	assert.Contains(t, hits[1].Facts, "likes: grafana dashboards")
+	assert.NotContains(t, names, "Mia Chen", "a relation-only match is dropped")
 	_ = graph.KindPerson
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/stratagate/stratagate"
 	"github.com/stratagate/stratagate/events"
+	"github.com/stratagate/stratagate/graph"
 	"github.com/stratagate/stratagate/kv"
 	"github.com/stratagate/stratagate/layers"
 	"github.com/stratagate/stratagate/wal"
@@ -320,6 +321,23 @@ func TestVerifyDetectsDamage(t *testing.T) {
 		assert.False(t, rep.OK)
 		assert.Equal(t, uint64(1), findViolation(t, rep, "block_events.card").ID)
 		assert.Equal(t, block, findViolation(t, rep, "block.extract").ID)
+	})
+
+	t.Run("source event of a fact removed", func(t *testing.T) {
+		var fact, event uint64
+		path := damagedCopy(t, src, func(tx *bolt.Tx) error {
+			require.NoError(t, graph.ForEachFact(tx, func(f graph.Fact) error {
+				if fact == 0 {
+					fact, event = f.ID, f.SourceEventIDs[0]
+				}
+				return nil
+			}))
+			require.NotZero(t, fact, "the sample store has graph facts")
+			return tx.Bucket(kv.BucketEvents).Delete(kv.Key(event))
+		})
+		rep := verifyFile(t, path)
+		assert.False(t, rep.OK)
+		assert.Equal(t, fact, findViolation(t, rep, "graph.fact").ID)
 	})
 
 	t.Run("bucket dropped", func(t *testing.T) {
