@@ -176,7 +176,7 @@ func lists(tx *bolt.Tx, ix *index.Index, q *Query) ([][]uint64, error) {
 	}
 	var ws []weighted
 	for i := range cards {
-		w, err := Weight(tx, &cards[i])
+		w, err := priorWeight(tx, &cards[i])
 		if err != nil {
 			return nil, err
 		}
@@ -292,3 +292,16 @@ func cmpDur(a, b time.Duration) int {
 }
 
 func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+// priorWeight is Weight without reading the thread for cards never
+// adopted (their weight is the criticality floor): most candidates.
+func priorWeight(tx *bolt.Tx, c *Card) (float64, error) {
+	u, ok, err := GetUse(tx, c.ID)
+	if err != nil || ok {
+		if err != nil {
+			return 0, err
+		}
+		return Weight(tx, c)
+	}
+	return WeightFor(c, u, false, 0), nil
+}

@@ -3,7 +3,6 @@ package index
 import (
 	"fmt"
 	"math"
-	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -286,15 +285,38 @@ func (ix *Index) plan(b *buckets, s *search, st *stats, terms []string) error {
 	return nil
 }
 
+// unionDocs merges the sorted doc lists of a term's fields (linear
+// merges; a term usually occurs in one or two fields).
 func unionDocs(ps []*posting) []uint32 {
 	var out []uint32
 	for _, p := range ps {
-		if p != nil {
-			out = append(out, p.docs...)
+		if p == nil || len(p.docs) == 0 {
+			continue
 		}
+		if out == nil {
+			out = p.docs // shared, never modified
+			continue
+		}
+		merged := make([]uint32, 0, len(out)+len(p.docs))
+		i, j := 0, 0
+		for i < len(out) && j < len(p.docs) {
+			switch a, b := out[i], p.docs[j]; {
+			case a < b:
+				merged = append(merged, a)
+				i++
+			case a > b:
+				merged = append(merged, b)
+				j++
+			default:
+				merged = append(merged, a)
+				i++
+				j++
+			}
+		}
+		merged = append(merged, out[i:]...)
+		out = append(merged, p.docs[j:]...)
 	}
-	slices.Sort(out)
-	return slices.Compact(out)
+	return out
 }
 
 // termScore scores qt on doc d, which qt.docs[qt.pos] must equal.

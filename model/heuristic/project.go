@@ -847,16 +847,32 @@ func intentWord(w string) bool {
 	return false
 }
 
-// negatedBefore reports whether one of the negationWindow words before
-// token i, in its clause, negates it.
+// negatedBefore reports whether token i is negated: a negation word
+// among the negationWindow words before it in its clause, up to its
+// subject ("I don't live in", "I'll never work at"), or a conditional
+// right before that subject ("if I'm …", "whether we use …").
 func (p *projector) negatedBefore(i, a int) bool {
 	for j := i - 1; j >= a && j >= i-negationWindow; j-- {
-		if negationWord(p.toks[j].low) {
+		w := p.toks[j].low
+		if negationWord(w) {
 			return true
+		}
+		if firstPersonSingular(w) || firstPersonPlural(w) || p.toks[j].cap {
+			return j-1 >= a && !p.toks[j].brk && conditionalWord(p.toks[j-1].low)
 		}
 		if p.toks[j].brk {
 			break
 		}
+	}
+	return false
+}
+
+// conditionalWord reports whether w, right before a subject, makes its
+// statement hypothetical.
+func conditionalWord(w string) bool {
+	switch w {
+	case "if", "whether", "unless", "maybe", "perhaps", "when":
+		return true
 	}
 	return false
 }
@@ -2087,7 +2103,7 @@ func (p *projector) launch(si, i, a, b int) bool {
 		if t.off < from || t.off > limit || negated(s, t.off) {
 			continue
 		}
-		if pick < 0 || strings.TrimSpace(s[t.off:t.off+t.n]) == strings.TrimSpace(p.ev.TimeText) {
+		if pick < 0 || (p.ev.TimeText != "" && strings.Contains(s[t.off:t.off+t.n], strings.TrimSpace(p.ev.TimeText))) {
 			pick = k
 		}
 	}
@@ -2096,6 +2112,12 @@ func (p *projector) launch(si, i, a, b int) bool {
 	}
 	t := p.times[pick]
 	value := strings.TrimSpace(s[t.off : t.off+t.n])
+	for _, prep := range [...]string{"on ", "by ", "for ", "at ", "in "} {
+		if len(value) > len(prep) && strings.EqualFold(value[:len(prep)], prep) {
+			value = strings.TrimSpace(value[len(prep):])
+			break
+		}
+	}
 	if !absoluteDate(value) {
 		// A relative date ("next Monday") means nothing later: use the
 		// day it resolves to, or nothing.
