@@ -22,8 +22,34 @@ type Question struct {
 	Expanded  []string             // Terms + concept members + irregular verb forms + bm25 synonyms
 	Query     string               // Expanded joined by spaces, for retrieval
 
-	surface map[string]string // term → question word it came from, for messages
+	// Current: the question asks for the present state — a current-state
+	// marker (now, currently, these days, still, 现在…) or a present-tense
+	// auxiliary (does, is, has…) without a past marker, not a time
+	// question and without a time of its own. Past: a past-tense
+	// auxiliary (did, was…) or past marker (ago, used, previously…).
+	Current bool
+	Past    bool
+	// Alternatives are the terms of an either-or question ("tea or
+	// coffee" → tea, coff), one per alternative.
+	Alternatives []string
+	// Head are the terms of the wh-noun ("which package manager" →
+	// packag, manager; "how many books" → book); nil when none.
+	Head []string
+	// Topic are the Terms that are not terms of an entity: what evidence
+	// must cover besides the entity.
+	Topic []string
+
+	relation relation                // where-questions: the relation cues to prefer
+	surface  map[string]string // term → question word it came from, for messages
 }
+
+// relation selects the relation cues of a where-question.
+type relation int
+
+const (
+	relLocation relation = 1 << iota
+	relEmployer
+)
 
 // word is one word of the question: letters, digits and marks, with inner
 // apostrophes and hyphens.
@@ -202,6 +228,41 @@ func Analyze(question string, now time.Time) *Question {
 		}
 	}
 
+	// Current-state markers are not content: they set Current.
+	explicitNow := false
+	for i := 0; i < len(words); i++ {
+		if currentWords[words[i].key] {
+			explicitNow = true
+			markBlank(blank, words[i].start, words[i].end)
+			continue
+		}
+		for _, ph := range currentPhrases {
+			if i+len(ph) <= len(words) && keysAt(words, i, ph) {
+				explicitNow = true
+				markBlank(blank, words[i].start, words[i+len(ph)-1].end)
+			}
+		}
+	}
+	for _, z := range zhCurrentWords {
+		if at := strings.Index(question, z); at >= 0 {
+			explicitNow = true
+			markBlank(blank, at, at+len(z))
+		}
+	}
+	present, past := false, false
+	for _, w := range words {
+		if presentAux[w.key] || pastAux[w.key] {
+			present, past = presentAux[w.key], pastAux[w.key]
+			break
+		}
+	}
+	for _, w := range words {
+		if pastMarkers[w.key] {
+			past, present = true, false
+		}
+	}
+	q.Past = past
+
 	// Time expressions: the first known one is the question's time; all
 	// are removed from the content terms.
 	inTime := make([]bool, len(question))
@@ -217,6 +278,16 @@ func Analyze(question string, now time.Time) *Question {
 		r := m.Resolution
 		q.Time = &r
 	}
+
+	// A present-tense question whose time contains now ("Where does Leo
+	// live today?") asks for the current state, not for a dated item.
+	if q.Time != nil && !past && (present || explicitNow) && !q.WantsTime && !now.IsZero() &&
+		!now.Before(q.Time.Start) && (q.Time.End.IsZero() || now.Before(q.Time.End)) {
+		q.Time = nil
+		explicitNow = true
+	}
+	q.Current = !q.WantsTime && q.Time == nil && !past && (explicitNow || present) &&
+		q.WH != WhWhy && q.WH != WhHowLong
 
 	// Entities: capitalised words, merging adjacent ones ("New York").
 	var cur []string
@@ -262,7 +333,96 @@ func Analyze(question string, now time.Time) *Question {
 	q.Terms = appendUnique(nil, bm25.AppendTerms(nil, string(content))...)
 	q.Expanded = expandTerms(q.Terms)
 	q.Query = strings.Join(q.Expanded, " ")
+
+	inTerms := map[string]bool{}
+	for _, t := range q.Terms {
+		inTerms[t] = true
+	}
+	entTerm := map[string]bool{}
+	for _, e := range q.Entities {
+		for _, t := range bm25.AppendTerms(nil, e) {
+			entTerm[t] = true
+		}
+	}
+	for _, t := range q.Terms {
+		if !entTerm[t] {
+			q.Topic = append(q.Topic, t)
+		}
+	}
+
+	// The wh-noun: the words after which/what/how many or a list command
+	// ("List all the drinks…"), up to an auxiliary, preposition,
+	// stopword or name; "kind of" and the like are skipped.
+	headFrom := -1
+	switch {
+	case rule != nil && (len(rule.words) == 1 && (rule.wh == WhWhich || rule.wh == WhWhat) || rule.wh == WhHowMany && rule.list):
+		headFrom = whAt + len(rule.words)
+	case rule == nil && leadCmdList:
+		headFrom = lead
+	}
+	if headFrom >= 0 {
+		var head []string
+		for i := headFrom; i < len(words) && len(head) < 3; i++ {
+			w := words[i]
+			if headSkip[w.key] || (len(head) == 0 && bm25.IsStopword(w.key) && !auxWords[w.key]) {
+				continue
+			}
+			r, _ := utf8.DecodeRuneInString(w.text)
+			if auxWords[w.key] || leadWords[w.key] || bm25.IsStopword(w.key) || isWhWord(w.key) || blank[w.start] || unicode.IsUpper(r) {
+				break
+			}
+			for _, t := range bm25.AppendTerms(nil, w.text) {
+				if inTerms[t] && !entTerm[t] {
+					head = appendUnique(head, t)
+				}
+			}
+		}
+		q.Head = head
+	}
+
+	// Either-or: the content words on both sides of "or".
+	for i := 1; i+1 < len(words); i++ {
+		if words[i].key != "or" {
+			continue
+		}
+		for _, w := range []word{words[i-1], words[i+1]} {
+			ts := bm25.AppendTerms(nil, w.text)
+			if len(ts) == 1 && inTerms[ts[0]] && !entTerm[ts[0]] {
+				q.Alternatives = appendUnique(q.Alternatives, ts[0])
+			}
+		}
+	}
+	if len(q.Alternatives) < 2 {
+		q.Alternatives = nil
+	}
+
+	if q.WH == WhWhere {
+		for _, t := range q.Topic {
+			if locationTopics[canon(t)] {
+				q.relation |= relLocation
+			}
+			if employerTopics[canon(t)] {
+				q.relation |= relEmployer
+			}
+		}
+		if q.relation == 0 {
+			q.relation = relLocation | relEmployer
+		}
+	}
 	return q
+}
+
+// keysAt reports whether the word keys at i are phrase.
+func keysAt(words []word, i int, phrase []string) bool {
+	if i < 0 || i+len(phrase) > len(words) {
+		return false
+	}
+	for j, k := range phrase {
+		if words[i+j].key != k {
+			return false
+		}
+	}
+	return true
 }
 
 // expandTerms returns terms followed, term by term, by their expansion

@@ -154,7 +154,7 @@ var concepts = []concept{
 	{keys: []string{"job", "work", "career"}, members: []string{"work", "job", "employer", "company", "office", "career", "hired", "role"}},
 	{keys: []string{"home", "live"}, members: []string{"live", "move", "moved", "city", "apartment", "house"}},
 	{keys: []string{"drink", "beverage"}, members: []string{"coffee", "tea", "juice", "beer", "wine"}},
-	{keys: []string{"tool"}, members: []string{"editor", "library", "framework", "package", "manager"}},
+	{keys: []string{"tool"}, members: []string{"editor", "ide", "library", "framework", "package", "manager", "formatter", "linter", "compiler", "debugger", "terminal", "container", "monitoring", "dashboard"}},
 	{keys: []string{"travel"}, members: []string{"trip", "visit", "flight", "vacation", "holiday"}},
 	{keys: []string{"hobby", "pastime"}, members: []string{"hobby", "play", "game", "sport", "music"}},
 	{keys: []string{"speech"}, members: []string{"talk", "presentation", "lecture", "keynote"}},
@@ -301,4 +301,88 @@ func appendUnique(dst []string, add ...string) []string {
 		}
 	}
 	return dst
+}
+
+// Current-state and tense markers of a question (word keys: lower case,
+// apostrophes removed). See Analyze and doc.go ("Current state").
+var (
+	// currentWords ask for the present state wherever they stand.
+	currentWords = wordSet("now", "currently", "current", "nowadays", "presently", "still", "anymore")
+	// currentPhrases are multiword current-state markers.
+	currentPhrases = [][]string{{"these", "days"}, {"at", "the", "moment"}, {"at", "present"}, {"right", "now"}, {"as", "of", "now"}, {"any", "more"}}
+	// zhCurrentWords are the Chinese current-state markers (found anywhere).
+	zhCurrentWords = []string{"现在", "目前", "如今", "当前", "眼下"}
+	// presentAux and pastAux give the tense of the question's first
+	// auxiliary.
+	presentAux = wordSet("do", "does", "is", "are", "am", "has", "have", "dont", "doesnt", "isnt", "arent", "hasnt", "havent")
+	pastAux    = wordSet("did", "was", "were", "had", "didnt", "wasnt", "werent", "hadnt")
+	// pastMarkers put a question in the past whatever its auxiliary
+	// ("What did Mia use to drink?", "Has Tom ever…", "…previously").
+	pastMarkers = wordSet("used", "ago", "previously", "formerly", "originally", "initially", "before", "earlier", "ever")
+	// headSkip are words between a wh-word and its noun that are not the
+	// noun ("what kind of music").
+	headSkip = wordSet("kind", "kinds", "type", "types", "sort", "sorts", "of")
+)
+
+// Evidence cues, matched on the word keys of an item's text. See doc.go
+// ("Current state").
+var (
+	// changeCues say that a state changed or is the present one: the item
+	// is evidence of the current state.
+	changeCues = [][]string{
+		{"now"}, {"currently"}, {"nowadays"}, {"anymore"}, {"no", "longer"}, {"used", "to"}, {"instead", "of"},
+		{"switched"}, {"switch", "to"}, {"switches"}, {"switching"}, {"replaced"}, {"replaces"}, {"replacing"},
+		{"moved"}, {"moves", "to"}, {"relocated"}, {"migrated"}, {"changed"}, {"stopped"}, {"quit"},
+		{"gave", "up"}, {"correction"}, {"updated"},
+	}
+	// planWords mark a statement about the future (a plan, not a state).
+	planWords = wordSet("will", "gonna", "soon", "tomorrow", "next", "plan", "plans", "planning", "intend", "intends")
+	// beWords before a changeVerbs -ing form make a plan ("I'm moving").
+	beWords = wordSet("im", "am", "is", "are", "hes", "shes", "theyre", "were", "be")
+	// changeVerbs in the -ing form after a beWords word are plans.
+	changeVerbs = wordSet("moving", "switching", "relocating", "changing", "leaving", "starting", "joining", "migrating")
+	// oldMarkers within the three words before an either-or alternative
+	// mark it as the former state ("used to be a tea person", "coffee
+	// instead of tea", "switched from npm").
+	oldMarkers = wordSet("used", "longer", "not", "no", "never", "stopped", "quit", "instead", "from", "replaced", "without", "formerly", "goodbye", "dropped", "ditched", "abandoned")
+	// locationCues and employerCues are relation phrases that, followed by
+	// a name (optionally after "the"/"a"), state where someone lives or
+	// works. dwellingCues are nouns ("apartment in Paris") whose subject is
+	// the speaker.
+	locationCues = [][]string{
+		{"live", "in"}, {"lives", "in"}, {"living", "in"}, {"lived", "in"}, {"moved", "to"}, {"moving", "to"},
+		{"move", "to"}, {"moves", "to"}, {"relocated", "to"}, {"relocating", "to"}, {"based", "in"},
+		{"settled", "in"}, {"stay", "in"}, {"stays", "in"}, {"staying", "in"}, {"reside", "in"}, {"resides", "in"},
+	}
+	dwellingCues = [][]string{{"apartment", "in"}, {"house", "in"}, {"home", "in"}, {"place", "in"}, {"flat", "in"}}
+	employerCues = [][]string{
+		{"work", "at"}, {"works", "at"}, {"working", "at"}, {"worked", "at"}, {"work", "for"}, {"works", "for"},
+		{"working", "for"}, {"worked", "for"}, {"employed", "at"}, {"employed", "by"}, {"job", "at"}, {"joined"},
+		{"joining"}, {"start", "at"}, {"starts", "at"}, {"started", "at"}, {"starting", "at"}, {"hired", "by"},
+		{"hired", "at"}, {"engineer", "at"}, {"developer", "at"}, {"intern", "at"},
+	}
+	// subjectSkip are words between a subject and its relation cue ("Leo
+	// has finally moved to").
+	subjectSkip = wordSet("has", "have", "had", "is", "am", "are", "was", "be", "been", "just", "now", "recently",
+		"also", "finally", "already", "still", "officially", "actually", "currently", "really", "then", "probably")
+	// firstPerson subjects are the speaker (lower case, apostrophes kept).
+	firstPerson = wordSet("i", "i'm", "i've", "i'd", "i'll", "we", "we're", "we've", "we'll", "we'd")
+	// nameSkip are determiners between a relation cue and its name.
+	nameSkip = wordSet("the", "a", "an")
+	// locationTopics and employerTopics are question words (bm25 terms,
+	// built at init) that select the location or employer cues of a
+	// where-question; with neither, both apply.
+	locationTopics = termSet("live", "home", "move", "stay", "reside", "house", "apartment", "city", "based")
+	employerTopics = termSet("work", "job", "employer", "employ", "career", "office", "company")
+)
+
+// termSet is the set of bm25 terms of words.
+func termSet(words ...string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range words {
+		for _, t := range bm25.AppendTerms(nil, w) {
+			m[t] = true
+		}
+	}
+	return m
 }

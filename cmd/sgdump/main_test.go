@@ -24,6 +24,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/stratagate/stratagate"
+	"github.com/stratagate/stratagate/events"
 	"github.com/stratagate/stratagate/graph"
 	"github.com/stratagate/stratagate/internal/sample"
 	"github.com/stratagate/stratagate/kv"
@@ -1476,4 +1477,65 @@ func TestGraphProjected(t *testing.T) {
 		assert.Equal(t, exitFail, r.code)
 		assert.Equal(t, "sgdump: node 999: not found\n", r.stderr)
 	})
+}
+
+// TestBinaryVerifyDamage runs the built binary's verify on copies damaged
+// in each way the audit must catch; each run exits 1 and names the record.
+func TestBinaryVerifyDamage(t *testing.T) {
+	r, _ := sgBinary(t, "-db", storePath, "-json", "verify")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, `"ok": true`)
+
+	var card1 struct {
+		block uint64
+		msg   uint64
+	}
+	cases := []struct {
+		name   string
+		damage func(tx *bolt.Tx) error
+		want   string // regexp over the text output: check and record id
+	}{
+		{"message byte flipped", func(tx *bolt.Tx) error {
+			b := tx.Bucket(kv.BucketMessages)
+			v := append([]byte(nil), b.Get(kv.Key(1))...)
+			i := bytes.Index(v, []byte("Atlas"))
+			require.Positive(t, i)
+			v[i] ^= 0x20 // 'A' → 'a': the record still decodes
+			return b.Put(kv.Key(1), v)
+		}, `error +message\.hash +1 `},
+		{"index entry deleted", func(tx *bolt.Tx) error {
+			return tx.Bucket([]byte("idx.raw")).Bucket([]byte("ids")).Delete(kv.Key(5))
+		}, `error +index\.raw `},
+		{"event cites a foreign message", func(tx *bolt.Tx) error {
+			b := tx.Bucket(kv.BucketEvents)
+			c, err := events.Decode(b.Get(kv.Key(1)))
+			require.NoError(t, err)
+			bl, err := layers.GetBlock(tx, c.SourceBlockID+1)
+			require.NoError(t, err)
+			card1.block, card1.msg = c.SourceBlockID, bl.MessageIDs[0]
+			c.SourceMessageIDs = append(c.SourceMessageIDs, bl.MessageIDs[0])
+			v, err := events.Encode(&c)
+			require.NoError(t, err)
+			return b.Put(kv.Key(1), v)
+		}, `error +event\.source +1 `},
+		{"source event of a fact removed", func(tx *bolt.Tx) error {
+			var ev uint64
+			require.NoError(t, graph.ForEachFact(tx, func(f graph.Fact) error {
+				if ev == 0 {
+					ev = f.SourceEventIDs[0]
+				}
+				return nil
+			}))
+			require.NotZero(t, ev, "the store has graph facts")
+			return tx.Bucket(kv.BucketEvents).Delete(kv.Key(ev))
+		}, `error +graph\.fact +\d+ `},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			path := damagedCopy(t, c.damage)
+			r, _ := sgBinary(t, "-db", path, "verify")
+			assert.Equal(t, 1, r.code, r.stderr)
+			assert.Regexp(t, c.want, r.stdout)
+		})
+	}
 }

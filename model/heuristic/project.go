@@ -74,6 +74,7 @@ type projector struct {
 	projects []string          // batch projects in order of discovery
 	projSet  map[string]string // key → spelling of a batch project
 	employer map[string]bool   // person\x00org keys of works_at edges proposed in the batch
+	partic   map[string]bool   // keys of every participant of the batch
 	pending  map[string]pendingMove
 
 	// The current event and text.
@@ -105,6 +106,7 @@ func project(in *model.ProjectInput) model.ProjectOutput {
 		orgs:     map[string]string{},
 		projSet:  map[string]string{},
 		employer: map[string]bool{},
+		partic:   map[string]bool{},
 		pending:  map[string]pendingMove{},
 		homed:    map[string]bool{},
 	}
@@ -122,12 +124,36 @@ func project(in *model.ProjectInput) model.ProjectOutput {
 
 // nkey normalises a name as the graph does: lower case, white space
 // collapsed.
-func nkey(s string) string { return strings.Join(strings.Fields(strings.ToLower(s)), " ") }
+func nkey(s string) string {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if !ascii {
+		return strings.Join(strings.Fields(strings.ToLower(s)), " ")
+	}
+	s = strings.ToLower(s) // allocates only when there is an upper-case letter
+	prevSpace := true
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if (c != ' ' && c <= ' ') || (c == ' ' && prevSpace) {
+			return strings.Join(strings.Fields(s), " ")
+		}
+		prevSpace = c == ' '
+	}
+	if prevSpace && s != "" {
+		return strings.TrimRight(s, " ")
+	}
+	return s
+}
 
 // cleanName returns s trimmed, valid and with white space collapsed, and
 // whether it can name a node (1–128 runes with a letter).
 func cleanName(s string) (string, bool) {
-	s = collapseSpace(validUTF8(s))
+	s = cleanText(validUTF8(s))
 	if s == "" || utf8.RuneCountInString(s) > maxProjNameRunes || !hasLetter(s) {
 		return "", false
 	}
@@ -187,6 +213,9 @@ func (p *projector) learn() {
 		}
 		for _, s := range ev.Participants {
 			addFull(s)
+			if n, ok := personName(s); ok {
+				p.partic[nkey(n)] = true
+			}
 		}
 	}
 	addOrg := func(s string) {
@@ -220,8 +249,10 @@ func (p *projector) learn() {
 		ev := &p.in.Events[i]
 		p.ev = ev
 		for _, t := range eventTexts(ev) {
-			p.load(t)
-			p.learnProjects()
+			if strings.Contains(t, "called") || strings.Contains(t, "named") || strings.Contains(t, "for ") {
+				p.load(t)
+				p.learnProjects()
+			}
 		}
 	}
 	p.ev = nil
@@ -256,7 +287,7 @@ func (p *projector) learnProjects() {
 		for i := a; i < b; i++ {
 			t := &p.toks[i]
 			if (t.low == "called" || t.low == "named") && i > a && projectNoun(p.toks[i-1].low) {
-				if name, _, ok := p.group(i+1, b, false); ok && p.projectCandidate(name) {
+				if name, _, ok := p.object(i+1, b, false); ok && p.projectCandidate(name) {
 					p.addProject(name)
 				}
 			}
@@ -268,7 +299,7 @@ func (p *projector) learnProjects() {
 				}
 			}
 			if tool && t.low == "for" {
-				if name, _, ok := p.group(i+1, b, false); ok && p.projectCandidate(name) {
+				if name, _, ok := p.object(i+1, b, false); ok && p.projectCandidate(name) {
 					p.addProject(name)
 				}
 			}
@@ -323,14 +354,7 @@ func (p *projector) isPerson(name string) bool {
 	if !strings.Contains(k, " ") && p.firsts[k] != "" {
 		return true
 	}
-	for i := range p.in.Events {
-		for _, s := range p.in.Events[i].Participants {
-			if strings.EqualFold(strings.TrimSpace(s), name) {
-				return true
-			}
-		}
-	}
-	return false
+	return p.partic[k]
 }
 
 // knownKind returns the kind and name of the known node named name.
@@ -419,11 +443,27 @@ func containsFold(list []string, s string) bool {
 // ---- events and texts ------------------------------------------------------
 
 // eventTexts returns the texts of ev the rules read, in order: its
-// quotes, its summary, its title.
+// quotes, its summary unless it is only "Label: <one of the quotes>",
+// its title unless it equals a quote.
 func eventTexts(ev *model.ProjectEvent) []string {
 	texts := make([]string, 0, len(ev.Quotes)+2)
 	texts = append(texts, ev.Quotes...)
-	return append(texts, ev.Summary, ev.Title)
+	repeats := func(t string) bool {
+		t = strings.TrimSpace(t)
+		for _, q := range ev.Quotes {
+			if q = strings.TrimSpace(q); q != "" && (t == q || (strings.HasSuffix(t, q) && strings.HasSuffix(strings.TrimSpace(t[:len(t)-len(q)]), ":"))) {
+				return true
+			}
+		}
+		return false
+	}
+	if !repeats(ev.Summary) {
+		texts = append(texts, ev.Summary)
+	}
+	if !repeats(ev.Title) {
+		texts = append(texts, ev.Title)
+	}
+	return texts
 }
 
 // event proposes the ops of one event.
@@ -631,6 +671,16 @@ func (p *projector) group(i, b int, allowThe bool) (string, int, bool) {
 	}
 	name, ok := cleanName(p.text[p.toks[i].start:end])
 	return name, j, ok
+}
+
+// object returns the capitalised name at token i like group, but no
+// name that ends in a possessive ("Ana's place" names no place).
+func (p *projector) object(i, b int, allowThe bool) (string, int, bool) {
+	name, end, ok := p.group(i, b, allowThe)
+	if !ok || p.toks[end-1].poss > 0 {
+		return "", end, false
+	}
+	return name, end, true
 }
 
 // groupBefore returns the capitalised name that ends with token j (or
@@ -917,7 +967,7 @@ func (p *projector) projectFor(a, b, from int) string {
 		if p.toks[k].low != "for" {
 			continue
 		}
-		if name, _, ok := p.group(k+1, b, false); ok && p.projectCandidate(name) {
+		if name, _, ok := p.object(k+1, b, false); ok && p.projectCandidate(name) {
 			return p.addProject(name)
 		}
 	}
@@ -1012,13 +1062,13 @@ func (p *projector) trigger(act projAct, i, j, a, b int) {
 		if si.intent && !si.usedTo {
 			return
 		}
-		place, end, ok := p.group(j, b, true)
+		place, end, ok := p.object(j, b, true)
 		if !ok || !p.placeOK(place) {
 			return
 		}
 		var from string
 		if act == actMovedTo && end+1 < b && p.toks[end].low == "from" && !p.toks[end].brk {
-			if f, _, ok := p.group(end+1, b, true); ok && p.placeOK(f) {
+			if f, _, ok := p.object(end+1, b, true); ok && p.placeOK(f) {
 				from = f
 			}
 		}
@@ -1041,13 +1091,13 @@ func (p *projector) trigger(act projAct, i, j, a, b int) {
 		if si.intent {
 			return
 		}
-		from, end, ok := p.group(j, b, true)
+		from, end, ok := p.object(j, b, true)
 		if !ok || !p.placeOK(from) {
 			return
 		}
 		to := ""
 		if end+1 < b && p.toks[end].low == "to" && !p.toks[end].brk {
-			if t, _, ok := p.group(end+1, b, true); ok && p.placeOK(t) {
+			if t, _, ok := p.object(end+1, b, true); ok && p.placeOK(t) {
 				to = t
 			}
 		}
@@ -1059,7 +1109,7 @@ func (p *projector) trigger(act projAct, i, j, a, b int) {
 			}
 		}
 	case actLeftPlace:
-		place, _, ok := p.group(j, b, true)
+		place, _, ok := p.object(j, b, true)
 		if !ok || !p.placeOK(place) || si.intent {
 			return
 		}
@@ -1067,7 +1117,7 @@ func (p *projector) trigger(act projAct, i, j, a, b int) {
 			p.edge(model.OpCloseEdge, kindPerson, person, relLivesIn, place, "", "")
 		}
 	case actMovingTo:
-		place, _, ok := p.group(j, b, true)
+		place, _, ok := p.object(j, b, true)
 		if !ok || !p.placeOK(place) || p.self == "" {
 			return
 		}
@@ -1103,7 +1153,7 @@ func (p *projector) trigger(act projAct, i, j, a, b int) {
 			p.homed[nkey(person)] = true
 		}
 	case actWorksAt, actEmployer:
-		org, end, ok := p.group(j, b, true)
+		org, end, ok := p.object(j, b, true)
 		if !ok {
 			return
 		}
@@ -1111,17 +1161,26 @@ func (p *projector) trigger(act projAct, i, j, a, b int) {
 		if !p.orgOK(org) {
 			return
 		}
+		role := ""
+		if end+1 < b && p.toks[end].low == "as" && !p.toks[end].brk {
+			role = p.rolePhrase(end+1, b)
+		}
 		if p.toks[i].low == "joined" {
-			if last := nkey(org); orgNoun(last[strings.LastIndexByte(last, ' ')+1:]) {
+			// "joined" also takes people and events: only a club-like
+			// name is a membership, and only a known organization, a
+			// company-like name or "as a ROLE" is a job.
+			last := nkey(org)
+			last = last[strings.LastIndexByte(last, ' ')+1:]
+			if orgNoun(last) {
 				for _, person := range p.persons(si) {
 					p.edge(model.OpAddEdge, kindPerson, person, relMemberOf, org, kindOrganization, "")
 				}
 				return
 			}
-		}
-		role := ""
-		if end+1 < b && p.toks[end].low == "as" && !p.toks[end].brk {
-			role = p.rolePhrase(end+1, b)
+			kind, _, known := p.knownKind(org)
+			if !(known && kind == kindOrganization) && !companySuffix(last) && role == "" && !p.joinedEnd(end, b) {
+				return
+			}
 		}
 		for _, person := range p.persons(si) {
 			if si.usedTo {
@@ -1135,7 +1194,7 @@ func (p *projector) trigger(act projAct, i, j, a, b int) {
 			}
 		}
 	case actLeftOrg:
-		org, _, ok := p.group(j, b, true)
+		org, _, ok := p.object(j, b, true)
 		if !ok || si.intent {
 			return
 		}
@@ -1170,6 +1229,10 @@ func (p *projector) trigger(act projAct, i, j, a, b int) {
 		p.diet(si, j, b)
 	case actTool:
 		p.toolFor(si, i, j, a, b, false)
+	case actToolTerm:
+		if term, _ := p.termAt(j, b, false); term != nil {
+			p.toolFor(si, i, j, a, b, false)
+		}
 	case actSwitchFrom:
 		p.switchFrom(si, i, j, a, b)
 	case actDeploy:
@@ -1245,7 +1308,7 @@ func (p *projector) trigger(act projAct, i, j, a, b int) {
 		if si.intent || p.statusPlanned() {
 			return
 		}
-		place, _, ok := p.group(j, b, true)
+		place, _, ok := p.object(j, b, true)
 		if !ok || !p.placeOK(place) {
 			return
 		}
@@ -1253,7 +1316,7 @@ func (p *projector) trigger(act projAct, i, j, a, b int) {
 			p.edge(model.OpAddEdge, kindPerson, person, relVisited, place, kindPlace, "")
 		}
 	case actWorksOn:
-		name, _, ok := p.group(j, b, true)
+		name, _, ok := p.object(j, b, true)
 		if !ok || !p.isProject(name) || si.usedTo {
 			return
 		}
@@ -1262,7 +1325,7 @@ func (p *projector) trigger(act projAct, i, j, a, b int) {
 			p.edge(model.OpAddEdge, kindPerson, person, relWorksOn, proj, kindProject, "")
 		}
 	case actMemberOf:
-		org, _, ok := p.group(j, b, true)
+		org, _, ok := p.object(j, b, true)
 		if !ok || !p.orgOK(org) || si.usedTo {
 			return
 		}
@@ -1270,7 +1333,7 @@ func (p *projector) trigger(act projAct, i, j, a, b int) {
 			p.edge(model.OpAddEdge, kindPerson, person, relMemberOf, org, kindOrganization, "")
 		}
 	case actLocatedIn:
-		place, _, ok := p.group(j, b, true)
+		place, _, ok := p.object(j, b, true)
 		if !ok || !p.placeOK(place) {
 			return
 		}
@@ -1285,6 +1348,26 @@ func (p *projector) trigger(act projAct, i, j, a, b int) {
 			}
 		}
 	}
+}
+
+// joinedEnd reports whether "joined X" ends at token end as a job
+// statement does: at the end of the clause, or before a time ("last
+// month", "in 2021", "this week", "yesterday") — not before "for
+// lunch", "at the park", "and Ana".
+func (p *projector) joinedEnd(end, b int) bool {
+	if end >= b || p.toks[end].brk {
+		return true
+	}
+	switch w := p.toks[end].low; w {
+	case "last", "this", "recently", "today", "yesterday", "back", "full-time", "officially":
+		return true
+	case "in", "on":
+		if end+1 < b && !p.toks[end+1].brk {
+			n := p.toks[end+1].low
+			return strings.ContainsFunc(n, unicode.IsDigit) || calendarWord(n)
+		}
+	}
+	return false
 }
 
 // validMention returns the event's mention time as RFC 3339, or "".
@@ -1305,7 +1388,7 @@ func (p *projector) inNow(i, j, a, b int) {
 	default:
 		return
 	}
-	place, end, ok := p.group(j, b, false)
+	place, end, ok := p.object(j, b, false)
 	if !ok || end >= b || p.toks[end].low != "now" || p.toks[end].brk || !p.placeOK(place) {
 		return
 	}
@@ -1347,10 +1430,11 @@ func (p *projector) rolePhrase(j, b int) string {
 	return ""
 }
 
-// cleanValue returns s cleaned when it can be a fact value.
+// cleanValue returns s cleaned when it can be a fact value: 1–256 runes
+// with a letter or digit.
 func cleanValue(s string) (string, bool) {
-	s = collapseSpace(validUTF8(s))
-	if s == "" || utf8.RuneCountInString(s) > maxProjValRunes || !hasLetter(s) {
+	s = cleanText(validUTF8(s))
+	if s == "" || utf8.RuneCountInString(s) > maxProjValRunes || !strings.ContainsFunc(s, isWordStart) {
 		return "", false
 	}
 	return s, true
@@ -1445,7 +1529,7 @@ func (p *projector) toolAt(k, b int, loose bool) (termCat, string, int, bool) {
 	if productWord(p.toks[k].low) {
 		return catTool, p.toks[k].text, k + 1, true
 	}
-	name, end, ok := p.group(k, b, false)
+	name, end, ok := p.object(k, b, false)
 	if !ok {
 		return 0, "", k, false
 	}
@@ -1812,7 +1896,7 @@ func (p *projector) naming(i, a, b int) {
 		return
 	}
 	noun := p.toks[i-1].low
-	name, _, ok := p.group(i+1, b, false)
+	name, _, ok := p.object(i+1, b, false)
 	if !ok {
 		return
 	}
@@ -1927,7 +2011,7 @@ func (p *projector) home(i, a int) {
 // greeting from a place and a move word in the same text make the place
 // the speaker's home.
 func (p *projector) helloFrom() {
-	if p.self == "" {
+	if p.self == "" || p.statusPlanned() {
 		return
 	}
 	moved := false
@@ -1944,7 +2028,7 @@ func (p *projector) helloFrom() {
 		if !greetingWord(p.toks[i].low) || p.toks[i+1].low != "from" || p.toks[i+1].brk || question(p.sents[p.toks[i].sent]) {
 			continue
 		}
-		place, _, ok := p.group(i+2, len(p.toks), false)
+		place, _, ok := p.object(i+2, len(p.toks), false)
 		if !ok || p.toks[i+2].sent != p.toks[i].sent || !p.placeOK(place) {
 			continue
 		}
@@ -2288,17 +2372,13 @@ func (p *projector) emitEdge(op, kind, name, rel, target, targetKind, validFrom 
 // added) — for a single-valued key or relation only when no other value
 // was set after it, so that the order of changes survives.
 func (p *projector) emit(op model.GraphOp, slot, value string) {
-	p.keyBuf = append(p.keyBuf[:0], op.Op...)
-	for _, s := range [...]string{op.Kind, nkey(op.Name), slot, nkey(value)} {
-		p.keyBuf = append(p.keyBuf, 0)
-		p.keyBuf = append(p.keyBuf, s...)
-	}
-	evKey := string(p.keyBuf)
-	if p.evOps[evKey] {
-		return
-	}
 	slotKey := op.Kind + "\x00" + nkey(op.Name) + "\x00" + slot
 	valueKey := slotKey + "\x00" + nkey(value)
+	p.keyBuf = append(append(append(p.keyBuf[:0], op.Op...), 0), valueKey...)
+	if p.evOps[string(p.keyBuf)] {
+		return
+	}
+	evKey := string(p.keyBuf)
 	adds := op.Op == model.OpSetFact || op.Op == model.OpAddEdge
 	if idx, ok := p.target[valueKey]; ok && p.ops[idx].Op == op.Op && p.ops[idx].TargetKind == op.TargetKind {
 		if !adds || !singleValued(slot) || p.lastAdd[slotKey] == idx {

@@ -9,33 +9,34 @@ package heuristic
 type projAct uint8
 
 const (
-	actLivesIn    projAct = iota + 1 // subject lives_in the place after the phrase
-	actInNow                         // "X is in Y now": lives_in Y
-	actMovedTo                       // a completed move to a place (or a tool switch)
-	actMovedFrom                     // "moved from A to B": close A, add B
-	actLeftPlace                     // close lives_in
-	actMovingTo                      // a planned move: remembered as a pending destination
-	actMoved                         // a completed move without a destination
-	actWorksAt                       // works_at the organization after the phrase
-	actEmployer                      // "X's employer is Y"
-	actLeftOrg                       // close works_at of a known employer
-	actRoleAs                        // "work as a ROLE"
-	actRoleIs                        // "I'm a ROLE", "X is a ROLE"
-	actTool                          // adopt a tool: use, go with, switch to ...
-	actSwitchFrom                    // "switched from A to B"
-	actDeploy                        // deploy or host on a platform
-	actDrinks                        // drink(s) a drink
-	actIndent                        // indent with tabs/spaces
-	actLikes                         // like, love, enjoy, prefer
-	actDislikes                      // hate, dislike
-	actHobby                         // take up, play, go ... a hobby
-	actDiet                          // "I'm vegetarian", "went vegan"
-	actFriendsWith                   // "friends with Y"
-	actMet                           // "met Y", "X and I met"
-	actVisited                       // visited, went to, trip to
-	actWorksOn                       // working on a known project
-	actMemberOf                      // member of an organization
-	actLocatedIn                     // an organization located in a place
+	actLivesIn     projAct = iota + 1 // subject lives_in the place after the phrase
+	actInNow                          // "X is in Y now": lives_in Y
+	actMovedTo                        // a completed move to a place (or a tool switch)
+	actMovedFrom                      // "moved from A to B": close A, add B
+	actLeftPlace                      // close lives_in
+	actMovingTo                       // a planned move: remembered as a pending destination
+	actMoved                          // a completed move without a destination
+	actWorksAt                        // works_at the organization after the phrase
+	actEmployer                       // "X's employer is Y"
+	actLeftOrg                        // close works_at of a known employer
+	actRoleAs                         // "work as a ROLE"
+	actRoleIs                         // "I'm a ROLE", "X is a ROLE"
+	actTool                           // adopt a tool: use, go with, switch to ...
+	actToolTerm                       // adopt a listed tool only: chose, picked
+	actSwitchFrom                     // "switched from A to B"
+	actDeploy                         // deploy or host on a platform
+	actDrinks                         // drink(s) a drink
+	actIndent                         // indent with tabs/spaces
+	actLikes                          // like, love, enjoy, prefer
+	actDislikes                       // hate, dislike
+	actHobby                          // take up, play, go ... a hobby
+	actDiet                           // "I'm vegetarian", "went vegan"
+	actFriendsWith                    // "friends with Y"
+	actMet                            // "met Y", "X and I met"
+	actVisited                        // visited, went to, trip to
+	actWorksOn                        // working on a known project
+	actMemberOf                       // member of an organization
+	actLocatedIn                      // an organization located in a place
 )
 
 // projTrigger is one trigger phrase: lower-case words matched on
@@ -122,8 +123,8 @@ var projTriggers = []projTrigger{
 	{"going with", actTool},
 	{"went with", actTool},
 	{"settled on", actTool},
-	{"chose", actTool},
-	{"picked", actTool},
+	{"chose", actToolTerm},
+	{"picked", actToolTerm},
 	{"switch to", actTool},
 	{"switched to", actTool},
 	{"switching to", actTool},
@@ -625,6 +626,19 @@ func orgNoun(w string) bool {
 		"employer", "organization", "organisation", "band", "club", "team",
 		"group", "society", "association", "league", "community", "choir",
 		"orchestra":
+		return true
+	}
+	return false
+}
+
+// companySuffix reports whether the lower-case last word of a name marks
+// a company ("Cascadia Labs", "Initech Inc").
+func companySuffix(w string) bool {
+	switch w {
+	case "labs", "lab", "inc", "corp", "corporation", "llc", "ltd", "gmbh",
+		"technologies", "tech", "systems", "software", "studios", "group",
+		"company", "co", "partners", "consulting", "bank", "university",
+		"institute", "agency", "ventures", "capital", "health", "media":
 		return true
 	}
 	return false

@@ -547,6 +547,34 @@ func TestProjectHobbiesAndLikes(t *testing.T) {
 	}
 }
 
+func TestProjectFalseFriends(t *testing.T) {
+	events := []model.ProjectEvent{
+		pev(151, "Mia Chen", "I joined Dana for lunch.", "activity", "completed", mar19),
+		pev(152, "Leo Park", "I joined Cascadia Labs last month.", "life_event", "completed", may08),
+		pev(153, "Leo Park", "I joined Initrode in 2021.", "life_event", "completed", may08),
+		pev(154, "Mia Chen", "I joined the Boston Climbing Club.", "life_event", "completed", mar19),
+		pev(155, "Mia Chen", "I picked Kiwi up from the vet.", "activity", "completed", may08),
+		pev(156, "Leo Park", "I moved to Ana's place for a week.", "activity", "completed", may08),
+		pev(157, "Leo Park", "They use Slack at Cascadia.", "fact", "unknown", may08),
+		pev(158, "Mia Chen", "I want to know if people actually use the budget split.", "plan", "planned", may08),
+		pev(159, "Mia Chen", "Actually, the launch is not on May 20 — it moved to June 3rd.", "change", "planned", apr09),
+		pev(160, "Mia Chen", "Hello from Lisbon! Can't wait to move on to the next city.", "plan", "planned", may08),
+	}
+	ops := projectOps(t, &model.ProjectInput{Events: events})
+	requireOp(t, ops, model.OpAddEdge, "person", "Leo Park", "works_at", "Cascadia Labs")
+	requireOp(t, ops, model.OpAddEdge, "person", "Leo Park", "works_at", "Initrode")
+	requireOp(t, ops, model.OpAddEdge, "person", "Mia Chen", "member_of", "Boston Climbing Club")
+	for _, o := range ops {
+		switch {
+		case o.Op == model.OpUpsertNode:
+		case o.Relation == "works_at" && o.Name == "Leo Park":
+		case o.Relation == "member_of":
+		default:
+			t.Errorf("unexpected %+v", o)
+		}
+	}
+}
+
 // ---- robustness ------------------------------------------------------------------
 
 func TestProjectDeterministicAndConcurrent(t *testing.T) {
@@ -806,12 +834,5 @@ func BenchmarkProjectBatch(b *testing.B) {
 		if _, err := m.Complete(context.Background(), req); err != nil {
 			b.Fatal(err)
 		}
-	}
-}
-
-func TestTmpDebug(t *testing.T) {
-	ref, _ := time.Parse(time.RFC3339, "2024-05-29T10:00:00-07:00")
-	for _, m := range temporal.Find("We're launching next Monday!", ref) {
-		t.Logf("%+v known=%v", m, m.Known())
 	}
 }
