@@ -39,7 +39,7 @@ type Question struct {
 	// must cover besides the entity.
 	Topic []string
 
-	relation relation                // where-questions: the relation cues to prefer
+	relation relation          // where-questions: the relation cues to prefer
 	surface  map[string]string // term → question word it came from, for messages
 }
 

@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/stratagate/stratagate/bm25"
 	"github.com/stratagate/stratagate/events/temporal"
 )
 
@@ -31,29 +32,140 @@ func (HeuristicAnswerer) Answer(_ context.Context, q *Question, evidence []Item)
 	}
 	switch {
 	case q.WantsTime:
-		return answerTime(evidence)
+		return answerTime(q, evidence)
 	case q.WantsList:
 		return answerList(q, evidence)
+	case stateQuestion(q) || q.WH == WhWhere:
+		return answerState(q, evidence)
 	}
 	best := bestItem(q, evidence)
-	return snippet(best, true), []string{best.Ref}, nil
+	return focus(q, best, true, ""), []string{best.Ref}, nil
 }
 
-// answerTime renders the first dated item's interval with its quote; the
-// events whose source messages it shares are reported as used too (the
-// message dates them).
-func answerTime(evidence []Item) (string, []string, error) {
+// answerState answers a current-state, either-or or where question from
+// the item rankState puts first. A graph node answers with its facts
+// covering the question; either-or answers name the supported
+// alternative first; current-state answers add when the pick was said and
+// the former state (earlierState) with its day.
+func answerState(q *Question, evidence []Item) (string, []string, error) {
+	items := make([]*Item, len(evidence))
+	cover := make([]int, len(evidence))
+	for i := range evidence {
+		items[i] = &evidence[i]
+		cover[i] = itemCover(q, items[i]) + entityCover(q, items[i])
+	}
+	order, _, former := rankState(q, items, cover)
+	pick := items[order[0]]
+	used := []string{pick.Ref}
+	alt := ""
+	if len(q.Alternatives) >= 2 {
+		alt = altSupport(q, pick)
+	}
+	if isNode(pick) {
+		text := nodeFacts(q, pick)
+		if a := surfaceOf(q, alt); alt != "" && !strings.HasPrefix(strings.ToLower(text), strings.ToLower(a)) {
+			text = a + " (" + text + ")"
+		}
+		return text, used, nil
+	}
+	quote := focus(q, pick, true, "")
+	var paren []string
+	if !pick.MentionedAt.IsZero() && (q.Current || alt != "") {
+		paren = append(paren, "said on "+pick.MentionedAt.Format(dayLayout))
+	}
+	if e := earlierState(q, items, order, former); e >= 0 {
+		old := items[e]
+		paren = append(paren, "earlier: "+strconv.Quote(focus(q, old, true, ""))+" on "+stateTime(old).Format(dayLayout))
+		used = append(used, old.Ref)
+	}
+	var text string
+	switch {
+	case alt != "":
+		inner := append([]string{strconv.Quote(quote)}, paren...)
+		text = surfaceOf(q, alt) + " (" + strings.Join(inner, "; ") + ")"
+	case len(paren) > 0:
+		text = quote + " (" + strings.Join(paren, "; ") + ")"
+	default:
+		text = quote
+	}
+	return text, used, nil
+}
+
+// nodeFacts renders a graph node for an answer: its facts covering a
+// Topic term or alternative (all facts when none does), then its name; a
+// single "key: value" fact puts its value first.
+func nodeFacts(q *Question, it *Item) string {
+	var facts []string
+	terms := append(append([]string(nil), q.Topic...), q.Alternatives...)
+	for _, f := range it.Facts {
+		if coversAny(&Item{Text: f}, terms) {
+			facts = append(facts, f)
+		}
+	}
+	name := strings.TrimSpace(it.Title)
+	if len(facts) == 1 {
+		// One fact answers: its value first ("Seattle (Leo — lives_in: Seattle)").
+		if k := strings.Index(facts[0], ": "); k > 0 && strings.TrimSpace(facts[0][k+2:]) != "" {
+			ctx := facts[0]
+			if name != "" {
+				ctx = name + " — " + ctx
+			}
+			return strings.TrimSpace(facts[0][k+2:]) + " (" + ctx + ")"
+		}
+	}
+	if len(facts) == 0 {
+		facts = it.Facts
+	}
+	text := strings.Join(facts, "; ")
+	if name != "" {
+		if text == "" {
+			return name
+		}
+		text += " — " + name
+	}
+	if text == "" {
+		return snippet(it, true)
+	}
+	return text
+}
+
+// answerTime renders the first dated item's interval (see dateOf; when
+// some item covers every entity, only such items or items linked to one
+// date the answer) with its quote; the events whose source messages it
+// shares are reported as used too (the message dates them).
+func answerTime(q *Question, evidence []Item) (string, []string, error) {
+	full := make([]bool, len(evidence))
+	some := false
+	for i := range evidence {
+		full[i] = coversEntities(q, &evidence[i])
+		some = some || full[i]
+	}
 	for i := range evidence {
 		it := &evidence[i]
-		if !it.Dated() {
+		start, end, precision, former, ok := dateOf(q, it)
+		if !ok {
 			continue
 		}
-		text := RenderInterval(it.HappenedStart, it.HappenedEnd, it.Precision)
+		if some && !full[i] {
+			inherited := false
+			for k := range evidence {
+				if full[k] && linked(it, &evidence[k]) {
+					inherited = true
+				}
+			}
+			if !inherited {
+				continue
+			}
+		}
+		text := RenderInterval(start, end, precision)
 		var paren []string
-		if s := snippet(it, true); s != "" {
+		if !former.IsZero() {
+			paren = append(paren, "moved from "+former.Format(dayLayout))
+		}
+		if s := focus(q, it, true, it.TimeText); s != "" {
 			paren = append(paren, strconv.Quote(s))
 		}
-		if m := it.MentionedAt; !m.IsZero() && (m.Before(it.HappenedStart) || (!it.HappenedEnd.IsZero() && !m.Before(it.HappenedEnd)) || (it.HappenedEnd.IsZero() && !sameDay(m, it.HappenedStart))) {
+		if m := it.MentionedAt; !m.IsZero() && (m.Before(start) || (!end.IsZero() && !m.Before(end)) || (end.IsZero() && !sameDay(m, start))) {
 			paren = append(paren, "said on "+m.Format(dayLayout))
 		}
 		if len(paren) > 0 {
@@ -70,14 +182,14 @@ func answerTime(evidence []Item) (string, []string, error) {
 	return "", nil, nil
 }
 
-// answerList joins the short titles/quotes of the items covering the
-// question (all items when none does), deduplicated; a how_many question
-// is prefixed with the count.
+// answerList joins the short titles/quotes of the list items (see
+// listItems), deduplicated; a how_many question is prefixed with the
+// count.
 func answerList(q *Question, evidence []Item) (string, []string, error) {
-	idx := coveringItems(q, evidence)
+	idx := listItems(q, evidence)
 	var parts, used []string
 	for _, i := range idx {
-		s := snippet(&evidence[i], false)
+		s := focus(q, &evidence[i], false, "")
 		if s == "" {
 			continue
 		}
@@ -99,17 +211,30 @@ func answerList(q *Question, evidence []Item) (string, []string, error) {
 	return text, used, nil
 }
 
-// coveringItems returns the indexes of the items covering at least one
-// question term, in order; all indexes when none does.
-func coveringItems(q *Question, evidence []Item) []int {
+// listItems returns the indexes of the list items among the evidence, in
+// order: the items covering the wh-noun (Head) when the question has one,
+// else a Topic term when it has some — an item naming only the entity is
+// not an item of the list —, else any question term; all indexes when the
+// question has no terms at all.
+func listItems(q *Question, evidence []Item) []int {
 	var out, all []int
 	for i := range evidence {
 		all = append(all, i)
-		if itemCover(q, &evidence[i]) > 0 {
+		it := &evidence[i]
+		switch {
+		case len(q.Head) > 0:
+			if coversAny(it, q.Head) {
+				out = append(out, i)
+			}
+		case len(q.Topic) > 0:
+			if coversAny(it, q.Topic) {
+				out = append(out, i)
+			}
+		case itemCover(q, it) > 0:
 			out = append(out, i)
 		}
 	}
-	if len(out) == 0 {
+	if len(out) == 0 && len(q.Terms) == 0 {
 		return all
 	}
 	return out
@@ -219,4 +344,38 @@ func season(m time.Month) string {
 func isKind(ref, kind string) bool {
 	k, _, ok := ParseRef(ref)
 	return ok && k == kind
+}
+
+// entityCover counts the entities whose terms the item all holds.
+func entityCover(q *Question, it *Item) int {
+	set := itemTermSet(it)
+	n := 0
+	for _, e := range q.Entities {
+		ts := bm25.AppendTerms(nil, e)
+		ok := len(ts) > 0
+		for _, t := range ts {
+			if !set[canon(t)] {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			n++
+		}
+	}
+	return n
+}
+
+// coversEntities reports whether the item holds the terms of every entity
+// of the question.
+func coversEntities(q *Question, it *Item) bool {
+	set := itemTermSet(it)
+	for _, e := range q.Entities {
+		for _, t := range bm25.AppendTerms(nil, e) {
+			if !set[canon(t)] {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -72,6 +72,8 @@ type scored struct {
 	nEnts    int
 	dated    bool
 	conflict bool // dated outside the question's time
+	nTopic   int  // covered Topic terms
+	nHead    int  // covered Head terms
 }
 
 // Assess implements Assessor.
@@ -92,6 +94,8 @@ func (HeuristicAssessor) Assess(_ context.Context, q *Question, b *Batch, st *St
 			entTerms[i] = append(entTerms[i], canon(t))
 		}
 	}
+	isTopic := termIndex(q.Topic)
+	isHead := termIndex(q.Head)
 	// Anchors: earlier cited items; an item linked to one inherits its
 	// terms (a source message covers what its event says).
 	anchors := st.Cited()
@@ -113,6 +117,12 @@ func (HeuristicAssessor) Assess(_ context.Context, q *Question, b *Batch, st *St
 				if set[t] {
 					s.terms[j] = true
 					s.nTerms++
+					if isTopic[q.Terms[j]] {
+						s.nTopic++
+					}
+					if isHead[q.Terms[j]] {
+						s.nHead++
+					}
 					break
 				}
 			}
@@ -130,26 +140,58 @@ func (HeuristicAssessor) Assess(_ context.Context, q *Question, b *Batch, st *St
 				s.nEnts++
 			}
 		}
-		s.dated = it.Dated()
+		start, end, _, _, ok := dateOf(q, it)
+		s.dated = ok
 		if q.Time != nil && q.Time.Known() && s.dated {
-			end := it.HappenedEnd
-			if end.IsZero() || !end.After(it.HappenedStart) {
-				end = it.HappenedStart.Add(1)
+			if end.IsZero() || !end.After(start) {
+				end = start.Add(1)
 			}
-			s.conflict = !q.Time.Overlaps(it.HappenedStart, end)
+			s.conflict = !q.Time.Overlaps(start, end)
 		}
 		all = append(all, s)
 	}
+	// A date source covers every entity (itself or through a linked item
+	// of the batch) when some item does: "on May 20" in a message that
+	// lacks the question's place or person dates something else.
+	if len(q.Entities) > 0 {
+		full := func(s *scored) bool { return s.nEnts == len(q.Entities) }
+		some := false
+		for i := range all {
+			some = some || full(&all[i])
+		}
+		if some {
+			for i := range all {
+				if !all[i].dated || full(&all[i]) {
+					continue
+				}
+				inherited := false
+				for k := range all {
+					if full(&all[k]) && linked(all[i].item, all[k].item) {
+						inherited = true
+					}
+				}
+				all[i].dated = inherited
+			}
+		}
+	}
 
 	// Relevant items: not conflicting, covering a content term (any item
-	// when the question has none) and, when the question names entities,
-	// at least one of them.
+	// when the question has none), a Topic term when the question has
+	// some (the entity alone is not the question), the wh-noun for a list
+	// question with one, and, when the question names entities, at least
+	// one of them.
 	var rel []scored
 	for _, s := range all {
 		if s.conflict {
 			continue
 		}
 		if len(q.Terms) > 0 && s.nTerms == 0 {
+			continue
+		}
+		if len(q.Topic) > 0 && s.nTopic == 0 {
+			continue
+		}
+		if q.WantsList && len(q.Head) > 0 && s.nHead == 0 {
 			continue
 		}
 		if len(q.Entities) > 0 && s.nEnts == 0 {
@@ -165,11 +207,37 @@ func (HeuristicAssessor) Assess(_ context.Context, q *Question, b *Batch, st *St
 		if q.WantsTime && x.dated != y.dated {
 			return x.dated
 		}
+		if q.WantsTime && q.Past && x.dated && y.dated {
+			// A report of the occurrence before a plan for it.
+			if rx, ry := isReport(x.item), isReport(y.item); rx != ry {
+				return rx
+			}
+		}
 		if x.item.Score != y.item.Score {
 			return x.item.Score > y.item.Score
 		}
 		return x.idx < y.idx
 	})
+	// Single current-state, either-or and where answers: the pick first
+	// (see rankState).
+	stateQ := stateQuestion(q)
+	settled := true
+	if (stateQ || q.WH == WhWhere && !q.WantsTime && !q.WantsList) && len(rel) > 0 {
+		items := make([]*Item, len(rel))
+		cover := make([]int, len(rel))
+		for i := range rel {
+			items[i], cover[i] = rel[i].item, rel[i].nTerms+rel[i].nEnts
+		}
+		order, tier, _ := rankState(q, items, cover)
+		if stateQ {
+			settled = settledState(q, items, order, tier)
+		}
+		ranked := make([]scored, len(rel))
+		for i, k := range order {
+			ranked[i] = rel[k]
+		}
+		rel = ranked
+	}
 	if len(rel) > MaxRefs {
 		rel = rel[:MaxRefs]
 	}
@@ -211,8 +279,29 @@ func (HeuristicAssessor) Assess(_ context.Context, q *Question, b *Batch, st *St
 
 	a.Fit = fitText(q, nCovered, allEnts, missingEnts, a.EvidenceRefs, dated)
 	next, target := nextChannel(b, a.EvidenceRefs, st)
+	if stateQ && channelOf(b.Strategy) == chGraph && !usedChannel(st, chRaw) {
+		// A dry or unsettling graph for a current-state question: the
+		// raw source holds the latest statements.
+		next, target = SearchRawMemory, ""
+	}
 	firstRound := st == nil || st.Round <= 1
 	lastRound := st != nil && st.RoundsLeft <= 0
+	// A short list is accepted once the raw source and a block expansion
+	// were searched too (or in the last round).
+	listSearched := usedChannel(st, chRaw) && usedChannel(st, chBlock)
+	// A past-tense time question whose best date is only a plan looks for
+	// a report of the occurrence once more.
+	planOnly := q.WantsTime && q.Past && dated != nil && !isReport(dated) && firstRound && !lastRound
+	// An unsettled current state asks the graph, then the raw source.
+	var stateNext Strategy
+	if stateQ && !settled && !lastRound {
+		switch {
+		case !usedChannel(st, chGraph):
+			stateNext = SearchGraph
+		case !usedChannel(st, chRaw):
+			stateNext = SearchRawMemory
+		}
+	}
 
 	switch {
 	case len(rel) == 0 || coverage < WrongCoverage:
@@ -222,7 +311,7 @@ func (HeuristicAssessor) Assess(_ context.Context, q *Question, b *Batch, st *St
 		a.NextStrategy, a.NextTarget = next, target
 		a.NextQuery = q.Query
 	case coverage >= SufficientCoverage && allEnts && (!q.WantsTime || dated != nil) &&
-		(!q.WantsList || len(rel) >= 2 || !firstRound || lastRound):
+		(!q.WantsList || len(rel) >= 2 || lastRound || listSearched) && !planOnly && stateNext == "":
 		a.Verdict = Sufficient
 		a.NextStrategy = Answer
 	default:
@@ -237,8 +326,14 @@ func (HeuristicAssessor) Assess(_ context.Context, q *Question, b *Batch, st *St
 		case q.WantsTime && dated == nil:
 			a.Missing = "occurrence date"
 			a.NextStrategy, a.NextTarget, a.NextQuery = dateStep(q, b, rel, st)
-		default: // a list with a single item
+		case q.WantsList && len(rel) < 2:
 			a.Missing = "other items of the list"
+		case planOnly:
+			a.Missing = "a report of the occurrence (only a plan found)"
+			a.NextQuery = reportQuery(q, rel)
+		default: // an unsettled current state
+			a.Missing = "the current state (latest evidence)"
+			a.NextStrategy, a.NextTarget = stateNext, ""
 		}
 	}
 	return a, nil
@@ -284,6 +379,33 @@ func dateStep(q *Question, b *Batch, rel []scored, st *State) (Strategy, string,
 	return SearchRawMemory, "", query
 }
 
+// reportQuery is the raw search that looks for a report when only a plan
+// was found: the entities and the words of the best dated report among
+// the relevant items (one lacking some question word, as it ranks below
+// the plan), whose source message may say the rest; the question's Query
+// without one.
+func reportQuery(q *Question, rel []scored) string {
+	for _, s := range rel {
+		it := s.item
+		if !it.Dated() || !isReport(it) {
+			continue
+		}
+		text := it.Quote
+		if text == "" {
+			text = it.Title
+		}
+		if text == "" {
+			text = it.Text
+		}
+		terms := bm25.AppendTerms(nil, strings.Join(q.Entities, " "))
+		terms = appendUnique(terms, bm25.AppendTerms(nil, text)...)
+		if len(terms) > 0 {
+			return strings.Join(terms, " ")
+		}
+	}
+	return q.Query
+}
+
 // nextChannel is the next channel after the batch's: events → raw source →
 // block expansion of the best message (cited first) → graph → events.
 func nextChannel(b *Batch, refs []string, st *State) (Strategy, string) {
@@ -306,6 +428,29 @@ func nextChannel(b *Batch, refs []string, st *State) (Strategy, string) {
 		return SearchGraph, ""
 	}
 	return SearchEvents, ""
+}
+
+// usedChannel reports whether a step of channel ch was executed in the
+// session (the latest batch's included).
+func usedChannel(st *State, ch channel) bool {
+	if st == nil {
+		return false
+	}
+	for _, s := range st.Steps {
+		if channelOf(s.Strategy) == ch {
+			return true
+		}
+	}
+	return false
+}
+
+// termIndex is the set of terms.
+func termIndex(terms []string) map[string]bool {
+	m := make(map[string]bool, len(terms))
+	for _, t := range terms {
+		m[t] = true
+	}
+	return m
 }
 
 func refKind(ref string) (uint64, string) {

@@ -335,8 +335,12 @@ var (
 		{"moved"}, {"moves", "to"}, {"relocated"}, {"migrated"}, {"changed"}, {"stopped"}, {"quit"},
 		{"gave", "up"}, {"correction"}, {"updated"},
 	}
-	// planWords mark a statement about the future (a plan, not a state).
-	planWords = wordSet("will", "gonna", "soon", "tomorrow", "next", "plan", "plans", "planning", "intend", "intends")
+	// planWords mark a statement about the future (a plan, not a state);
+	// so do "next" before a periodWords or calendar word and planVerbs
+	// before "to"/"on".
+	planWords   = wordSet("will", "gonna", "soon", "tomorrow", "intend", "intends")
+	periodWords = wordSet("week", "weekend", "month", "year", "time", "day", "summer", "winter", "spring", "autumn", "fall")
+	planVerbs   = wordSet("plan", "plans", "planning", "planned")
 	// beWords before a changeVerbs -ing form make a plan ("I'm moving").
 	beWords = wordSet("im", "am", "is", "are", "hes", "shes", "theyre", "were", "be")
 	// changeVerbs in the -ing form after a beWords word are plans.

@@ -44,6 +44,13 @@ type stats struct {
 	Gen      uint64   `msgpack:"g"` // bumped by every Add and Delete
 	TotalLen []uint64 `msgpack:"t"` // per field
 	MaxSpan  int64    `msgpack:"s"` // longest End-Start of any doc, ns
+	// Base is the Gen this incarnation of the index started at: 0 for an
+	// index created from nothing, the first Gen after the drop for one
+	// recreated by Drop. Doc numbers restart at 1 after a Drop, so Base
+	// tells the in-memory doc number → record id table which incarnation
+	// a transaction sees. Omitted when 0 (records written before it
+	// existed decode as 0, which they are).
+	Base uint64 `msgpack:"b,omitempty"`
 }
 
 // docRecord is what the index keeps per document.

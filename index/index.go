@@ -1,11 +1,14 @@
 package index
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/RoaringBitmap/roaring/v2"
@@ -54,6 +57,14 @@ type Index struct {
 	name   []byte
 	fields []Field
 	cache  *cache
+
+	// stats is the last stats record decoded by a query, with its raw
+	// bytes: a query whose transaction holds the same bytes reuses it.
+	stats atomic.Pointer[statsEntry]
+	// rids maps doc numbers to record ids for one incarnation of the index
+	// (see recordIDs); ridMu serialises its growth.
+	rids  atomic.Pointer[ridTable]
+	ridMu sync.Mutex
 }
 
 // New returns the index NAME with the given fields (at most 255). The same
@@ -112,6 +123,10 @@ func (ix *Index) Create(tx *bolt.Tx) error {
 // Drop deletes the whole index in tx (Rebuild starts from here).
 func (ix *Index) Drop(tx *bolt.Tx) error {
 	ix.cache.reset()
+	ix.stats.Store(nil)
+	ix.ridMu.Lock()
+	ix.rids.Store(nil)
+	ix.ridMu.Unlock()
 	b, err := ix.buckets(tx)
 	if err != nil || b == nil {
 		return err
@@ -133,35 +148,90 @@ func (ix *Index) Drop(tx *bolt.Tx) error {
 	if err != nil {
 		return err
 	}
-	return ix.saveStats(nb, &stats{Gen: st.Gen + 1, TotalLen: make([]uint64, len(ix.fields))})
+	// Base marks the new incarnation: doc numbers restart at 1, and the doc
+	// number → record id table must not mix them with the old ones.
+	return ix.saveStats(nb, &stats{Gen: st.Gen + 1, Base: st.Gen + 1, TotalLen: make([]uint64, len(ix.fields))})
 }
 
+// buckets is the index's sub-buckets in one transaction. Write paths open
+// them all (Index.buckets); read paths open the root only (Index.open) and
+// each sub-bucket on first use (sub), so a query pays only for what it
+// reads.
 type buckets struct {
+	name []byte // the index's bucket name, for errors
+	root *bolt.Bucket
 	meta, docs, ids, terms, post, kwmeta, kw, time *bolt.Bucket
 	// cacheable is false inside a writable transaction: what it reads may
 	// be rolled back, and its generation numbers reused by another commit.
 	cacheable bool
+	// Cursors reused for point lookups (read-only transactions only: a
+	// write would invalidate them), and scratch space for keys.
+	termsCur, kwmetaCur *bolt.Cursor
+	keyBuf, kwBuf       []byte
 }
 
+// open sets b to the index's root bucket in tx, sub-buckets unopened, and
+// reports whether the index exists. b's scratch buffers are kept.
+func (ix *Index) open(tx *bolt.Tx, b *buckets) bool {
+	*b = buckets{name: ix.name, root: tx.Bucket(ix.name), cacheable: !tx.Writable(), keyBuf: b.keyBuf[:0], kwBuf: b.kwBuf[:0]}
+	return b.root != nil
+}
+
+// buckets opens every sub-bucket; nil if the index does not exist.
 func (ix *Index) buckets(tx *bolt.Tx) (*buckets, error) {
-	root := tx.Bucket(ix.name)
-	if root == nil {
+	b := &buckets{}
+	if !ix.open(tx, b) {
 		return nil, nil
 	}
-	b := &buckets{
-		meta: root.Bucket(bMeta), docs: root.Bucket(bDocs), ids: root.Bucket(bIDs),
-		terms: root.Bucket(bTerms), post: root.Bucket(bPost), kwmeta: root.Bucket(bKWMeta),
-		kw: root.Bucket(bKW), time: root.Bucket(bTime), cacheable: !tx.Writable(),
-	}
-	if b.meta == nil || b.docs == nil || b.ids == nil || b.terms == nil || b.post == nil || b.kwmeta == nil || b.kw == nil || b.time == nil {
-		return nil, fmt.Errorf("index %s: %w: missing sub-bucket", ix.name, kv.ErrCorrupt)
+	for _, s := range []struct {
+		p    **bolt.Bucket
+		name []byte
+	}{{&b.meta, bMeta}, {&b.docs, bDocs}, {&b.ids, bIDs}, {&b.terms, bTerms}, {&b.post, bPost}, {&b.kwmeta, bKWMeta}, {&b.kw, bKW}, {&b.time, bTime}} {
+		if _, err := b.sub(s.p, s.name); err != nil {
+			return nil, err
+		}
 	}
 	return b, nil
 }
 
+// sub returns the sub-bucket *p, opening it (as name) on first use.
+func (b *buckets) sub(p **bolt.Bucket, name []byte) (*bolt.Bucket, error) {
+	if *p == nil {
+		if *p = b.root.Bucket(name); *p == nil {
+			return nil, fmt.Errorf("index %s: %w: missing sub-bucket %s", b.name, kv.ErrCorrupt, name)
+		}
+	}
+	return *p, nil
+}
+
+// lookup is bk.Get(key), through the reusable cursor *cur in a read-only
+// transaction (a fresh Get allocates a cursor and its stack every time).
+func (b *buckets) lookup(bk *bolt.Bucket, cur **bolt.Cursor, key []byte) []byte {
+	if !b.cacheable {
+		return bk.Get(key)
+	}
+	if *cur == nil {
+		*cur = bk.Cursor()
+	}
+	k, v := (*cur).Seek(key)
+	if !bytes.Equal(k, key) {
+		return nil
+	}
+	return v
+}
+
+// loadStats decodes the stats record into a fresh value the caller may
+// modify (write paths).
 func (ix *Index) loadStats(b *buckets) (stats, error) {
+	meta, err := b.sub(&b.meta, bMeta)
+	if err != nil {
+		return stats{}, err
+	}
+	return ix.decodeStats(meta.Get(kStats))
+}
+
+func (ix *Index) decodeStats(v []byte) (stats, error) {
 	var st stats
-	v := b.meta.Get(kStats)
 	if v == nil {
 		st.TotalLen = make([]uint64, len(ix.fields))
 		return st, nil
@@ -173,6 +243,41 @@ func (ix *Index) loadStats(b *buckets) (stats, error) {
 		return st, fmt.Errorf("index %s: %w: stats for %d fields, index has %d", ix.name, ErrSchema, len(st.TotalLen), len(ix.fields))
 	}
 	return st, nil
+}
+
+// statsEntry is a decoded stats record and the bytes it was decoded from.
+// Both are immutable once published.
+type statsEntry struct {
+	raw []byte
+	st  stats
+}
+
+// readStats returns the stats of b's transaction for reading only: the
+// result may be shared with concurrent queries and must not be modified.
+// The decoded record is reused as long as the stored bytes are unchanged,
+// which makes the check independent of generations and transactions.
+func (ix *Index) readStats(b *buckets) (*stats, error) {
+	meta, err := b.sub(&b.meta, bMeta)
+	if err != nil {
+		return nil, err
+	}
+	v := meta.Get(kStats)
+	caching := ix.cache.limit > 0 && v != nil
+	if caching {
+		if e := ix.stats.Load(); e != nil && bytes.Equal(e.raw, v) {
+			return &e.st, nil
+		}
+	}
+	st, err := ix.decodeStats(v)
+	if err != nil {
+		return nil, err
+	}
+	if caching {
+		e := &statsEntry{raw: bytes.Clone(v), st: st}
+		ix.stats.Store(e)
+		return &e.st, nil
+	}
+	return &st, nil
 }
 
 func (ix *Index) saveStats(b *buckets, st *stats) error {
@@ -382,21 +487,28 @@ func (ix *Index) Delete(tx *bolt.Tx, id uint64) error {
 
 // Len returns the number of live documents.
 func (ix *Index) Len(tx *bolt.Tx) (int, error) {
-	b, err := ix.buckets(tx)
-	if err != nil || b == nil {
+	var b buckets
+	if !ix.open(tx, &b) {
+		return 0, nil
+	}
+	st, err := ix.readStats(&b)
+	if err != nil {
 		return 0, err
 	}
-	st, err := ix.loadStats(b)
-	return int(st.Live), err
+	return int(st.Live), nil
 }
 
 // Lookup returns the doc number of record id, or false.
 func (ix *Index) Lookup(tx *bolt.Tx, id uint64) (uint32, bool) {
-	b, err := ix.buckets(tx)
-	if err != nil || b == nil {
+	var b buckets
+	if !ix.open(tx, &b) {
 		return 0, false
 	}
-	v := b.ids.Get(kv.Key(id))
+	ids, err := b.sub(&b.ids, bIDs)
+	if err != nil {
+		return 0, false
+	}
+	v := ids.Get(kv.Key(id))
 	if len(v) != 4 {
 		return 0, false
 	}
@@ -405,12 +517,15 @@ func (ix *Index) Lookup(tx *bolt.Tx, id uint64) (uint32, bool) {
 
 // Count returns the number of documents ever added (tombstoned included).
 func (ix *Index) Count(tx *bolt.Tx) (int, error) {
-	b, err := ix.buckets(tx)
-	if err != nil || b == nil {
+	var b buckets
+	if !ix.open(tx, &b) {
+		return 0, nil
+	}
+	st, err := ix.readStats(&b)
+	if err != nil {
 		return 0, err
 	}
-	st, err := ix.loadStats(b)
-	return int(st.Docs), err
+	return int(st.Docs), nil
 }
 
 // Replace indexes doc as the new version of its record: the previous

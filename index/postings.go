@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"slices"
 
 	"github.com/RoaringBitmap/roaring/v2"
 
@@ -13,8 +14,12 @@ import (
 // term returns the posting list of term in field, or nil if the term does
 // not occur. keyBuf is scratch space for building keys.
 func (ix *Index) term(b *buckets, field uint8, term string, keyBuf *[]byte) (*posting, error) {
+	terms, err := b.sub(&b.terms, bTerms)
+	if err != nil {
+		return nil, err
+	}
 	*keyBuf = termKey(*keyBuf, field, term)
-	v := b.terms.Get(*keyBuf)
+	v := b.lookup(terms, &b.termsCur, *keyBuf)
 	if v == nil {
 		return nil, nil
 	}
@@ -29,6 +34,10 @@ func (ix *Index) term(b *buckets, field uint8, term string, keyBuf *[]byte) (*po
 	if e := ix.cache.get(ck, tr.Gen); e != nil {
 		return e.post, nil
 	}
+	post, err := b.sub(&b.post, bPost)
+	if err != nil {
+		return nil, err
+	}
 	p := &posting{df: tr.DF, maxTF: tr.MaxTF}
 	var c chunk
 	n := min(int(tr.DF), 1<<16) // DF comes from disk: never trust it for an allocation
@@ -37,7 +46,7 @@ func (ix *Index) term(b *buckets, field uint8, term string, keyBuf *[]byte) (*po
 	c.lens = make([]uint32, 0, n)
 	prefix := postKey(nil, field, term, 0)
 	prefix = prefix[:len(prefix)-4]
-	cur := b.post.Cursor()
+	cur := post.Cursor()
 	for k, v := cur.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = cur.Next() {
 		if len(k) != len(prefix)+4 {
 			continue // another term that extends this one with 0x00 bytes
@@ -58,7 +67,25 @@ func (ix *Index) term(b *buckets, field uint8, term string, keyBuf *[]byte) (*po
 
 // keyword returns the bitmap of docs carrying kw, or nil if none does.
 func (ix *Index) keyword(b *buckets, kw string) (*roaring.Bitmap, error) {
-	v := b.kwmeta.Get([]byte(kw))
+	b.kwBuf = append(b.kwBuf[:0], kw...)
+	return ix.keywordBuf(b)
+}
+
+// scope returns the bitmap of docs of scope sc, or nil if there are none.
+func (ix *Index) scope(b *buckets, sc string) (*roaring.Bitmap, error) {
+	b.kwBuf = append(append(b.kwBuf[:0], scopePrefix...), sc...)
+	return ix.keywordBuf(b)
+}
+
+// keywordBuf is keyword for the keyword in b.kwBuf (no allocation when the
+// bitmap is cached).
+func (ix *Index) keywordBuf(b *buckets) (*roaring.Bitmap, error) {
+	kwmeta, err := b.sub(&b.kwmeta, bKWMeta)
+	if err != nil {
+		return nil, err
+	}
+	kw := b.kwBuf
+	v := b.lookup(kwmeta, &b.kwmetaCur, kw)
 	if v == nil {
 		return nil, nil
 	}
@@ -66,13 +93,17 @@ func (ix *Index) keyword(b *buckets, kw string) (*roaring.Bitmap, error) {
 	if err != nil {
 		return nil, err
 	}
-	ck := "k" + kw
-	if e := ix.cache.get([]byte(ck), kr.Gen); e != nil {
+	b.keyBuf = append(append(b.keyBuf[:0], 'k'), kw...)
+	if e := ix.cache.get(b.keyBuf, kr.Gen); e != nil {
 		return e.bm, nil
 	}
+	kwb, err := b.sub(&b.kw, bKW)
+	if err != nil {
+		return nil, err
+	}
 	bm := roaring.New()
-	prefix := append([]byte(kw), 0)
-	cur := b.kw.Cursor()
+	prefix := append(slices.Clone(kw), 0)
+	cur := kwb.Cursor()
 	for k, v := cur.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = cur.Next() {
 		if len(k) != len(prefix)+4 {
 			continue // another keyword that extends this one with 0x00 bytes
@@ -84,20 +115,24 @@ func (ix *Index) keyword(b *buckets, kw string) (*roaring.Bitmap, error) {
 		bm.Or(part)
 	}
 	if b.cacheable {
-		ix.cache.put(&entry{key: ck, gen: kr.Gen, bm: bm, size: int(kr.Count/8) + 16})
+		ix.cache.put(&entry{key: string(b.keyBuf), gen: kr.Gen, bm: bm, size: int(kr.Count/8) + 16})
 	}
 	return bm, nil
 }
 
 // timeRange returns the docs whose [start, end] overlaps [from, to] (Unix
 // ns). It scans starts from from-MaxSpan to to.
-func timeRange(b *buckets, st *stats, from, to int64) *roaring.Bitmap {
+func timeRange(b *buckets, st *stats, from, to int64) (*roaring.Bitmap, error) {
+	tb, err := b.sub(&b.time, bTime)
+	if err != nil {
+		return nil, err
+	}
 	bm := roaring.New()
 	lo := from
 	if from > -1<<62 {
 		lo = from - st.MaxSpan
 	}
-	cur := b.time.Cursor()
+	cur := tb.Cursor()
 	for k, v := cur.Seek(timeKey(lo, 0)); k != nil && len(k) == 12; k, v = cur.Next() {
 		start := timeKeyStart(k)
 		if start > to {
@@ -107,18 +142,118 @@ func timeRange(b *buckets, st *stats, from, to int64) *roaring.Bitmap {
 			bm.Add(binary.BigEndian.Uint32(k[8:]))
 		}
 	}
-	return bm
+	return bm, nil
 }
 
-// docID maps a doc number back to its record id.
-func docID(b *buckets, d uint32) (uint64, string, error) {
-	v := b.docs.Get(docKey(d))
+// docID maps a doc number back to its record id by reading its record.
+func docID(b *buckets, d uint32) (uint64, error) {
+	docs, err := b.sub(&b.docs, bDocs)
+	if err != nil {
+		return 0, err
+	}
+	var k [4]byte
+	binary.BigEndian.PutUint32(k[:], d)
+	v := docs.Get(k[:])
 	if v == nil {
-		return 0, "", fmt.Errorf("%w: doc %d has no record", kv.ErrCorrupt, d)
+		return 0, fmt.Errorf("%w: doc %d has no record", kv.ErrCorrupt, d)
 	}
 	var rec docRecord
 	if err := decodeDocRecord(v, &rec); err != nil {
-		return 0, "", fmt.Errorf("doc %d: %w", d, err)
+		return 0, fmt.Errorf("doc %d: %w", d, err)
 	}
-	return rec.ID, rec.Scope, nil
+	return rec.ID, nil
+}
+
+// ridTable maps doc numbers to record ids (ids[d-1] is doc d's) for the
+// incarnation of the index whose stats carry base. Doc numbers are
+// assigned densely and a doc record is never rewritten, so within one
+// incarnation the mapping only grows; a Drop starts a new incarnation
+// (higher base) whose doc numbers restart at 1. A published table is
+// immutable: growth appends past its length (which no reader of it looks
+// at) and publishes a new table.
+type ridTable struct {
+	base uint64
+	ids  []uint64
+}
+
+// recordIDs sets out[i].ID to the record id of doc out[i].Doc. It reads
+// the in-memory table, growing it from the doc records of a read-only
+// transaction when a doc number is past its end; a writable transaction
+// (whose records may be rolled back), a transaction of another incarnation
+// or a disabled cache read the doc records directly.
+func (ix *Index) recordIDs(b *buckets, st *stats, out []Result) error {
+	use := b.cacheable && ix.cache.limit > 0
+	var t *ridTable
+	if use {
+		t = ix.rids.Load()
+		need := uint32(0)
+		for _, r := range out {
+			if t == nil || t.base != st.Base || int(r.Doc) > len(t.ids) {
+				need = max(need, r.Doc)
+			}
+		}
+		if need > 0 {
+			t = ix.growRIDs(b, st, need)
+		}
+		if t != nil && t.base != st.Base {
+			t = nil
+		}
+	}
+	for i := range out {
+		d := out[i].Doc
+		if t != nil && d >= 1 && int(d) <= len(t.ids) {
+			out[i].ID = t.ids[d-1]
+			continue
+		}
+		id, err := docID(b, d)
+		if err != nil {
+			return fmt.Errorf("index %s: %w", ix.name, err)
+		}
+		out[i].ID = id
+	}
+	return nil
+}
+
+// growRIDs extends the table to cover doc numbers up to need (at most
+// st.Docs), reading the doc records of b's read-only transaction, and
+// returns the current table. It stops early, leaving the rest to direct
+// reads (which report any error), at a missing or undecodable record.
+func (ix *Index) growRIDs(b *buckets, st *stats, need uint32) *ridTable {
+	need = min(need, st.Docs)
+	ix.ridMu.Lock()
+	defer ix.ridMu.Unlock()
+	t := ix.rids.Load()
+	var ids []uint64
+	if t != nil {
+		switch {
+		case t.base > st.Base:
+			return t // an older incarnation: leave the newer table alone
+		case t.base == st.Base:
+			ids = t.ids
+		}
+	}
+	n := uint32(len(ids))
+	if n >= need {
+		return t
+	}
+	docs, err := b.sub(&b.docs, bDocs)
+	if err != nil {
+		return t
+	}
+	var rec docRecord
+	cur := docs.Cursor()
+	for k, v := cur.Seek(docKey(n + 1)); k != nil && n < need; k, v = cur.Next() {
+		if len(k) != 4 || binary.BigEndian.Uint32(k) != n+1 {
+			break
+		}
+		rec = docRecord{}
+		if decodeDocRecord(v, &rec) != nil {
+			break
+		}
+		ids = append(ids, rec.ID)
+		n++
+	}
+	nt := &ridTable{base: st.Base, ids: ids}
+	ix.rids.Store(nt)
+	return nt
 }

@@ -12,10 +12,12 @@
 //
 // # Tasks
 //
-// Two tasks are supported: model.TaskDeriveBlock, whose Input must be a
-// *model.DeriveInput or a model.DeriveInput, and model.TaskExtractEvents,
+// Three tasks are supported: model.TaskDeriveBlock, whose Input must be a
+// *model.DeriveInput or a model.DeriveInput; model.TaskExtractEvents,
 // whose Input must be a *model.ExtractInput or a model.ExtractInput (see
-// "Event extraction" below). Any other task, a nil or missing input, or
+// "Event extraction" below); and model.TaskProjectGraph, whose Input must
+// be a *model.ProjectInput or a model.ProjectInput (see "Graph
+// projection"). Any other task, a nil or missing input, or
 // an input of another type yields an error wrapping ErrUnsupported. If
 // the context is done before or after the work, Complete returns
 // ctx.Err() and no output. The sections up to "Limits and fallbacks"
@@ -364,4 +366,257 @@
 // message, at most 12 participants and 12 entities of at most 64 runes
 // each that are the cited message's speaker or occur in its text, and
 // links only to offered existing events.
+//
+// # Graph projection
+//
+// model.TaskProjectGraph is a third task: its Input must be a
+// *model.ProjectInput or a model.ProjectInput, and the output is a
+// model.ProjectOutput, {"ops":[]} when nothing is found (always for a
+// batch without events). The rules below are data-driven: every phrase
+// and word list lives in project_lexicon.go.
+//
+// Citations. Every op cites the event it was read from (a completed
+// move also cites the plan that named its place), and only events of
+// ProjectInput.Events; an op proposed again by a later event of the
+// batch cites both (at most 8 ids, in batch order). Kinds, fact keys and
+// relations are those of package graph: node kinds person, project,
+// organization, tool, place; state keys role, uses_package_manager,
+// database, deploy_platform, launch_date, editor, indentation, drinks,
+// diet; set keys likes, dislikes, hobby; relations lives_in, works_at,
+// located_in, friend_of, sibling_of, parent_of, child_of, has_pet,
+// member_of, works_on, uses, visited, knows. has_pet targets a named
+// value (TargetKind ""): pets are not nodes. Names are at most 128 runes
+// and values 256; at most 512 ops are returned (graph's batch limit).
+//
+// Order and duplicates. Events are read in input order; within an event
+// its participants and speakers are upserted first, then its texts are
+// read in order — each quote, then the summary unless it is only
+// "Label: " plus a quote, then the title unless it equals a quote — and
+// within a text, first the "Hello from" rule, then sentence by sentence,
+// word by word, each rule that starts at the word, in a fixed order
+// (relation words, pets, naming, "a X person", aliases, homes, launch
+// dates, trigger phrases). An op the same event already proposed (from
+// another of its texts) is dropped. An op equal to the latest op on the same
+// node, key or relation and value or target is merged into it (its
+// events added) instead of repeated; for a state key or a one-valued
+// relation (lives_in, works_at, located_in) only while no other value
+// was set after it, so "tea, then coffee, then tea again" stays three ops
+// in that order.
+//
+// Nodes. upsert_node (kind, name) is proposed once per batch, before the
+// first op that names the node as subject or target, citing every event
+// that names it (up to 8). Tags: "project" on projects, "employer" on
+// organizations someone works at, the category ("package manager",
+// "database", "deploy platform", "editor", or "tool") on tools. A name
+// that equals (ignoring case and spacing) the name or an alias of a known
+// node of the same kind (ProjectInput.Nodes) is written as that node's
+// name.
+//
+// Persons. Each participant and speaker of an event is a person unless it
+// is empty, over 128 runes, has no letter, contains "_", "/", "@" or ":"
+// (tool names such as "web_search"), or is one of assistant, system,
+// tool, user, bot, ai, model, function, developer. A name of two or more
+// words is a full name; a single word that is the first word of exactly
+// one full name among the batch's speakers, participants and known
+// person nodes is written as that full name ("Leo" → "Leo Park"); this is
+// the only resolution beyond exact names, and it never proposes an
+// alias. The event's self — who "I" and "my" are — is its one person
+// speaker; nobody when it has several, or only non-person speakers; with
+// no speakers, the participant its summary is labelled with ("Leo Park:
+// …"), nobody when that label is an assistant, else its first
+// participant (the extractor lists the speaker first).
+//
+// Words and clauses. A word is a run of letters, digits and marks that
+// keeps a single ".", "-", "'" or "’" between two letters or digits
+// ("Fly.io", "green-cheeked", "Leo's"); words are compared lower-cased
+// with ’ read as '. Any punctuation other than quotes between two words
+// is a clause break; a trigger phrase never spans one. A name is up to
+// four capitalised words separated by single spaces, none of them a
+// non-name (pronouns, calendar words, stopwords, fillers: see the
+// extraction rules) or a first-person word; a possessive ("Leo's") ends
+// a name. Objects (places, organizations, tools, projects) are names
+// after an optional "the" that do not end in a possessive ("Ana's place"
+// names no place). Sentences that end with a question mark are skipped.
+//
+// Subjects. A trigger phrase's subject is found by skipping back over at
+// most 6 adverbs, auxiliaries and intent words (also, just, now, finally,
+// will, have, decided, agreed, want, going, to, the, a, new …, see
+// subjectSkip) within the clause: I/I'm/I've/I'll/I'd/my are the self; we
+// forms and let's are "we" (the self for personal rules, the project for
+// tool decisions); a possessive or plain name is classified as a known
+// node of its kind, a project of the batch, a person of the batch, else —
+// unless it is an entity of the event or a lexicon term — a person. "X
+// and I" and "I and X" give two subjects. When the clause starts at the
+// phrase ("Moved to Denver!") the subject is the self. "used to" between
+// subject and phrase turns an add into a close (lives_in, works_at) or
+// into nothing (facts); will, gonna, going, want, plan, need, to, I'll,
+// we'll, let's mark intent, which blocks the rules for things that have
+// already happened (lives_in, moves, visits, pets, hobbies, diet, drinks,
+// likes); I'd/we'd block tools and likes. A phrase is negated — and
+// proposes nothing — when not, never, no, don't, won't, can't, isn't …,
+// if, whether, maybe, should, could or might occurs among the 3 words
+// before it up to its subject, or when if, whether, unless, maybe,
+// perhaps or when stands right before that subject.
+//
+// The project of a decision. For a "we" decision: the name after a "for"
+// following the tool ("use Postgres for Atlas"), unless it is a person,
+// a known node of another kind or a lexicon term; else the first project
+// of the batch among the event's entities or the sentence's words; else
+// the batch's only project; else none, and the decision proposes nothing.
+// The batch's projects are the known project nodes, names after "a
+// project/app/product/website/service/tool/library/game/repo called or
+// named", and names after "for" in a sentence with a tool phrase, all
+// collected before the first event is read.
+//
+// Homes (lives_in, TargetKind place). "X lives in Y", "live/living/
+// reside/settled in Y", "X moved to Y" (also moved back/over to,
+// relocated to), "X is in Y now" (an explicit subject, I'm/am/is/are/
+// we're right before "in", and "now" ending the clause) propose add_edge
+// lives_in Y; "moved to B from A" and
+// "moved from A to B" propose close_edge lives_in A before add_edge
+// lives_in B; "moved from A" alone, "moved out of / away from A" and
+// "used to live in A" propose close_edge lives_in A. "my Y place" (also
+// apartment, flat, house, home, condo, loft, studio; or "Leo's Y place")
+// proposes lives_in Y for the owner. "Hello from Y" (hi, hey, greetings …)
+// proposes lives_in Y for the self when the same text also has a move
+// word (moved, move, relocated, unpack, unpacked, unpacking, movers) and
+// the event is not planned or cancelled: "Hello from Seattle! I moved
+// last Saturday." A plan the self states ("I'm moving to Seattle next
+// month": moving/move/relocating to) proposes nothing but remembers the
+// destination; a later event of the batch in which the same person
+// "moved"/"relocated" without a destination, that is not planned or
+// cancelled and has not already given them a home, proposes lives_in the
+// remembered place citing the move event first and the plan second, with
+// ValidFrom the move event's happened start (else its mention time).
+// Someone else's report of a plan ("Leo is moving to the West Coast")
+// is not remembered. Y must not be a person, a project, a lexicon term
+// or a known node of another kind. ValidFrom is otherwise left empty: the
+// graph uses the event's happened start, else its mention time.
+//
+// Work (works_at, TargetKind organization; role). "X works at Y" (work/
+// working at, work(s)/working for, start/starts/starting/started at, job
+// at/with, hired by/at, employed at/by, "X's employer is Y") proposes
+// add_edge works_at Y; "used to work at Y" proposes close_edge. "joined
+// Y" counts only when Y is a known organization, ends with a company word
+// (Labs, Inc, Corp, LLC, Ltd, Technologies, Systems, Software, Group,
+// University …), is followed by "as a ROLE", or ends the clause or stands
+// before a time (last, this, yesterday, in 2021, on Monday …) — not in
+// "joined Dana for lunch"; a name ending with club, band, team, group,
+// society, association, league, community, choir or orchestra is
+// member_of instead, as is "member(s) of Y". "quit/left/leaving Y",
+// "no longer work(s) at Y" and "stopped working at Y" propose close_edge
+// works_at Y when Y is a known organization or an employer proposed
+// earlier in the batch. A one-word organization that is the first word of
+// exactly one multi-word entity of the batch or known organization is
+// written in full ("Cascadia" → "Cascadia Labs"). A role is "as a ROLE"
+// after the organization, "work/works/working/worked/freelance/
+// freelances/freelancing/employed/hired/job as (a) ROLE" or "I'm a/am a/
+// X is a ROLE" — up to four words ending with a role noun (developer,
+// engineer, designer, manager, teacher, nurse …, see roleNoun), optionally
+// followed by one more: set_fact role "frontend developer"; "ROLE at Y"
+// right after it also proposes works_at Y ("Mia is a designer at
+// Figma"). "I'm a tea person" names no role.
+//
+// People (TargetKind person). A relation word after an owner — my, our or
+// a possessive name, with up to two adjectives between (older, little,
+// best …) — followed by a name (after a space or a comma) proposes an
+// edge from the owner: sister/brother/sibling/twin → sibling_of;
+// mother/father/mom/mum/dad/parent → child_of; son/daughter/child/kid →
+// parent_of; friend/buddy/pal → friend_of; neighbor, colleague, boss,
+// partner, wife, husband, cousin, roommate … → knows. Plural words
+// (friends, siblings, colleagues …) take "Priya and Dana" / "Priya,
+// Dana". "Ana is my sister" reads the name before "is my". "friends with
+// Y" proposes friend_of; "met Y" and "Mia and I met" propose knows from
+// the self (else the first subject) to the others.
+//
+// Pets (has_pet, Target the pet's name). A species word (cat, dog,
+// parrot, conure, rabbit, guinea pig …, see petSpecies) with: an owner
+// before it and a name after it ("my cat Pixel", "my cat, Pixel", "a dog
+// named Biscuit" with an owner earlier in the sentence); a name before
+// "the SPECIES" (owner: the nearest first-person word or possessive name
+// before the name) or before ", my SPECIES"; "NAME …, he's/she's/it's a
+// [adjectives] SPECIES" (owner as before); or "adopted/got/rescued/
+// bought/have a [adjectives] SPECIES" with a subject, in an event that is
+// not planned, with the first name after it in the same text that does
+// not follow a preposition ("I adopted a parrot! We picked up Kiwi
+// yesterday" → Kiwi; "a rescue in Somerville" is skipped). A pet's name
+// is never a known node, a person or project of the batch, a participant
+// or the owner; pets get no node.
+//
+// Tools and project decisions. After use, uses, using, go/going/went
+// with, settled on, switch/switched/switching/switches (over) to, migrate/
+// migrated/migrating/migrates to — and "moved/moving to" when a lexicon
+// term follows — the object is a lexicon term (projTerms: package
+// managers npm, pnpm, Yarn, Bun; databases Postgres (also postgresql),
+// SQLite, MySQL, MariaDB, MongoDB …; deploy platforms Fly.io, Heroku,
+// Vercel, Render, Netlify, AWS …; editors VS Code, Neovim, Vim, Emacs …;
+// drinks; tabs/spaces; diets; hobbies; and some lower-case tools), a
+// lower-case product word (docker, vite …), or a capitalised name that is
+// not a person, project, known non-tool node or short all-capital word
+// ("API", "CI"). chose and picked take lexicon terms only. Its canonical
+// spelling is the value. For a project subject or "we" (resolved to the
+// decision's project): package managers, databases and deploy platforms
+// become set_fact uses_package_manager/database/deploy_platform, tabs or
+// spaces set_fact indentation, other tools add_edge uses (TargetKind
+// tool, the tool node upserted with its category tag); editors, drinks,
+// diets and hobbies are personal and propose nothing for a project. For a
+// person subject: editors, drinks, tabs/spaces, diets and hobbies become
+// set_fact editor/drinks/indentation/diet/hobby, anything else add_edge
+// uses. "switched from A to B" (switch/switches/switching/migrated/moving
+// from) needs a lexicon term on one side: B is adopted as above (a state
+// key closes A by itself) and, for two plain tools, close_edge uses A
+// comes first. deploy/deploys/deploying/deployed (it) on/to, host (it)
+// on, hosted/hosting on and runs on make the object a deploy platform
+// (lower-case "fly" and "render" count here). "instead of SQLite"
+// proposes nothing: the state key replaces the old value.
+//
+// Personal preferences. "drink(s)/drinking X" with a drink term →
+// drinks X; "indent(s)/indenting with/using tabs|spaces" → indentation;
+// "a X person" with X a drink, editor or tabs/spaces term → drinks,
+// editor or indentation ("I'm a tea person", "a Neovim person"), and
+// nothing for "used to be a tea person" or "not a tea person". Only in an
+// event of type preference, "love(s)/like(s)/enjoy(s)/prefer(s)/a (big,
+// huge) fan of Y" → likes Y, and "hate(s)/dislike(s)/can't stand/not a
+// fan of Y" → dislikes Y, where Y is a lexicon term's canonical value or
+// up to four words after determiners, ending at a clause break or a stop
+// word (and, with, in, for …) and not starting with a pronoun, "to" or a
+// question word; a hobby term after like/love/enjoy is a hobby instead,
+// and prefer + a drink, editor or tabs/spaces term sets that key. A
+// hobby term after started, took/taking/picked up, go, goes, play, plays
+// or playing → hobby ("started trail running", "play bass"). A diet term
+// after I'm, am, is, went, became or gone (with "a", strictly, fully …
+// between) → diet. "X visited Y", "went/flew/traveled to Y", "trip to Y"
+// ("my trip to Lisbon") and "been to Y" propose visited Y (TargetKind
+// place) unless the event is planned or cancelled. "working on/work(s)
+// on/building Y" proposes works_on Y when Y is a project of the batch; "a
+// project called Y" upserts project Y and, when the clause has a making
+// verb (starting, building, made, working …), proposes works_on Y for
+// its first-person subject (the self) and the persons of the batch named
+// in it ("Leo and I are starting a side project called Atlas"); "a
+// company/startup/firm … called Y" upserts organization Y. "Y (is)
+// located/headquartered/based in Z" proposes located_in Z for a known
+// organization or project Y, and "based in Z" lives_in Z for a person.
+//
+// Launch dates. In a sentence with launch, launches, launching, launched
+// or go-live (the first such word), and an event that is not cancelled,
+// the first date (events/temporal.Find against the event's mention time)
+// that starts within the 12 words after it and is not negated ("not on
+// May 20", as in extraction) — preferring the one that contains the
+// event's TimeText — proposes set_fact launch_date on the decision's
+// project with ValidFrom the event's mention time (when the date was
+// decided, not the launch day itself). The value is the date as written
+// without a leading on/by/for/at/in ("June 3rd"); a relative date with no
+// digit or month name ("next Monday") is replaced by the day it resolves
+// to (2024-06-03), and dropped when it is not a single day. "Leo's move
+// is in the first week of May and neither of us wants to launch …" has no
+// date after "launch" and proposes nothing.
+//
+// Aliases (add_alias). Only explicit evidence in one sentence: "call(s)
+// me X" (an alias of the self); "A (B)" and "A (aka B)" (B of at most
+// three words, then ")"); "A aka B", "A a.k.a. B", "A, also known as B",
+// "A is short for B"; and "A, or B," (B ending the clause; persons
+// only). Exactly one of A and B must be known — a known node (its kind)
+// or a person of the batch — and the other becomes its alias; when both
+// or neither are known nothing is proposed. Similar names are never
+// merged.
 package heuristic

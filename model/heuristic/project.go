@@ -317,8 +317,7 @@ func (p *projector) projectCandidate(name string) bool {
 	if p.isPerson(name) {
 		return false
 	}
-	_, isTerm := projTermIndex[k]
-	return !isTerm
+	return !isTerm(name)
 }
 
 // resolvePerson returns the spelling of the person name n: a known person
@@ -729,8 +728,7 @@ func (p *projector) placeOK(name string) bool {
 	if p.isPerson(name) || p.isProject(name) {
 		return false
 	}
-	_, isTerm := projTermIndex[nkey(name)]
-	return !isTerm
+	return !isTerm(name)
 }
 
 // orgOK reports whether name can be an organization.
@@ -741,8 +739,7 @@ func (p *projector) orgOK(name string) bool {
 	if p.isPerson(name) || p.isProject(name) {
 		return false
 	}
-	_, isTerm := projTermIndex[nkey(name)]
-	return !isTerm
+	return !isTerm(name)
 }
 
 // personOK reports whether name can be a person.
@@ -753,8 +750,7 @@ func (p *projector) personOK(name string) bool {
 	if p.isProject(name) {
 		return false
 	}
-	_, isTerm := projTermIndex[nkey(name)]
-	return !isTerm
+	return !isTerm(name)
 }
 
 // isProject reports whether name is a project of the batch.
@@ -784,7 +780,7 @@ func (p *projector) classify(name string) (subject, bool) {
 			return subject{}, false
 		}
 	}
-	if _, isTerm := projTermIndex[nkey(name)]; isTerm {
+	if isTerm(name) {
 		return subject{}, false
 	}
 	return subject{kindPerson, p.resolvePerson(name)}, true
@@ -1021,7 +1017,8 @@ func (p *projector) sentence(si int) {
 			p.aliasParen(i, b)
 		}
 		if !launched && launchWord(t.low) {
-			launched = p.launch(si, i, a, b)
+			launched = true
+			p.launch(si, i, a, b)
 		}
 		for _, ph := range projTriggerIndex[t.low] {
 			if p.phraseAt(i, b, ph.words) {
@@ -1205,28 +1202,30 @@ func (p *projector) trigger(act projAct, i, j, a, b int) {
 				p.edge(model.OpCloseEdge, kindPerson, person, relWorksAt, org, "", "")
 			}
 		}
-	case actRoleAs:
-		role := p.rolePhrase(j, b)
-		if role == "" || si.usedTo {
-			return
-		}
-		for _, person := range p.persons(si) {
-			p.fact(kindPerson, person, keyRole, role, "")
-		}
-	case actRoleIs:
+	case actRoleAs, actRoleIs:
 		if si.usedTo {
 			return
 		}
-		role := p.rolePhrase(j, b)
-		if role != "" {
-			for _, s := range si.subs {
-				if s.kind == kindPerson {
-					p.fact(kindPerson, s.name, keyRole, role, "")
-				}
+		role, end := p.roleAt(j, b)
+		if role == "" {
+			if act == actRoleIs {
+				p.diet(si, j, b)
 			}
 			return
 		}
-		p.diet(si, j, b)
+		var persons []string
+		for _, s := range si.subs {
+			switch {
+			case s.kind == kindPerson:
+				persons = append(persons, s.name)
+			case s.kind == "we" && act == actRoleAs && p.self != "":
+				persons = append(persons, p.self)
+			}
+		}
+		for _, person := range persons {
+			p.fact(kindPerson, person, keyRole, role, "")
+		}
+		p.roleOrg(persons, end, b)
 	case actTool:
 		p.toolFor(si, i, j, a, b, false)
 	case actToolTerm:
@@ -1392,6 +1391,9 @@ func (p *projector) inNow(i, j, a, b int) {
 	if !ok || end >= b || p.toks[end].low != "now" || p.toks[end].brk || !p.placeOK(place) {
 		return
 	}
+	if end+1 < b && !p.toks[end+1].brk {
+		return // "in Lisbon now for the conference": a stay, not a home
+	}
 	si, ok := p.subjects(i, a)
 	if !ok || si.implicit || si.intent {
 		return
@@ -1406,13 +1408,19 @@ func (p *projector) inNow(i, j, a, b int) {
 // then up to maxRoleWords words ending with a role noun ("frontend
 // developer"), or "".
 func (p *projector) rolePhrase(j, b int) string {
+	r, _ := p.roleAt(j, b)
+	return r
+}
+
+// roleAt is rolePhrase that also returns the index after the role.
+func (p *projector) roleAt(j, b int) (string, int) {
 	if j < b && (p.toks[j].low == "a" || p.toks[j].low == "an") {
 		j++
 	}
 	for k := j; k < b && k-j < maxRoleWords; k++ {
 		t := &p.toks[k]
 		if (k > j && t.brk) || !hasLetter(t.text) || valueStop(t.low) || stopword(t.low) && !roleNoun(t.low) {
-			return ""
+			return "", j
 		}
 		if roleNoun(t.low) {
 			// Take a following role noun too ("software engineer lead").
@@ -1422,12 +1430,31 @@ func (p *projector) rolePhrase(j, b int) string {
 			}
 			v, ok := cleanValue(p.text[p.toks[j].start:p.toks[end].end])
 			if !ok {
-				return ""
+				return "", j
 			}
-			return v
+			return v, end + 1
 		}
 	}
-	return ""
+	return "", j
+}
+
+// roleOrg proposes works_at for "ROLE at ORG" ("a designer at Figma")
+// when token end is "at" followed by an organization.
+func (p *projector) roleOrg(persons []string, end, b int) {
+	if end+1 >= b || p.toks[end].low != "at" || p.toks[end].brk {
+		return
+	}
+	org, _, ok := p.object(end+1, b, true)
+	if !ok {
+		return
+	}
+	if org = p.resolveOrg(org); !p.orgOK(org) {
+		return
+	}
+	for _, person := range persons {
+		p.edge(model.OpAddEdge, kindPerson, person, relWorksAt, org, kindOrganization, "")
+		p.employer[nkey(person)+"\x00"+nkey(org)] = true
+	}
 }
 
 // cleanValue returns s cleaned when it can be a fact value: 1–256 runes
@@ -1562,8 +1589,8 @@ func (p *projector) switchFrom(si subjectInfo, i, j, a, b int) {
 	if !okB {
 		return
 	}
-	_, termA := projTermIndex[nkey(valA)]
-	_, termB := projTermIndex[nkey(valB)]
+	termA := isTerm(valA)
+	termB := isTerm(valB)
 	if !termA && !termB && catA == catTool && catB == catTool {
 		return
 	}
@@ -1883,8 +1910,7 @@ func (p *projector) petNameOK(name, owner string) bool {
 			return false
 		}
 	}
-	_, isTerm := projTermIndex[nkey(name)]
-	return !isTerm
+	return !isTerm(name)
 }
 
 // naming handles "a project called Atlas" (a project, worked on by the

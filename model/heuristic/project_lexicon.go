@@ -502,6 +502,21 @@ func buildProjTermIndex() map[string][]projTermPhrase {
 	return idx
 }
 
+// projTermSet maps each whole term (lower-case words) to its entry.
+var projTermSet = func() map[string]*projTerm {
+	m := make(map[string]*projTerm, len(projTerms))
+	for i := range projTerms {
+		m[projTerms[i].words] = &projTerms[i]
+	}
+	return m
+}()
+
+// isTerm reports whether name, as a whole, is a lexicon term.
+func isTerm(name string) bool {
+	_, ok := projTermSet[nkey(name)]
+	return ok
+}
+
 // lowerOnlyTerm reports whether the lower-case term w is also a common
 // English word, so that it counts as a tool only after a deploy phrase
 // ("deploy on fly") or when written capitalised ("Render").
