@@ -173,8 +173,9 @@ func TestCrash(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, mem.Close())
 	require.NotZero(t, s.Buckets["events"], "the workload extracts event cards")
-	t.Logf("%d kills (%d after appends had started); acknowledged turns: %v; %d blocks, %d event cards",
-		kills, midAppend, acked, s.Blocks, s.Buckets["events"])
+	require.NotZero(t, s.Buckets["graph.nodes"], "the workload projects a graph")
+	t.Logf("%d kills (%d after appends had started); acknowledged turns: %v; %d blocks, %d event cards, %d graph nodes",
+		kills, midAppend, acked, s.Blocks, s.Buckets["events"], s.Buckets["graph.nodes"])
 }
 
 // lockedBuffer is a bytes.Buffer safe to read while exec copies into it.

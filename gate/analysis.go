@@ -35,12 +35,15 @@ type Question struct {
 	// Head are the terms of the wh-noun ("which package manager" →
 	// packag, manager; "how many books" → book); nil when none.
 	Head []string
-	// Topic are the Terms that are not terms of an entity: what evidence
-	// must cover besides the entity.
+	// Topic are the Terms that are neither terms of an entity (unless an
+	// either-or alternative) nor reporting verbs (say, tell, mention…):
+	// what evidence must cover besides the entity.
 	Topic []string
 
-	relation relation          // where-questions: the relation cues to prefer
-	surface  map[string]string // term → question word it came from, for messages
+	relation  relation          // where-questions: the relation cues to prefer
+	altEntity map[int]bool      // indexes of Entities that are either-or alternatives
+	altWord   map[string]string // alternative term → the word as written
+	surface   map[string]string // term → question word it came from, for messages
 }
 
 // relation selects the relation cues of a where-question.
@@ -344,11 +347,6 @@ func Analyze(question string, now time.Time) *Question {
 			entTerm[t] = true
 		}
 	}
-	for _, t := range q.Terms {
-		if !entTerm[t] {
-			q.Topic = append(q.Topic, t)
-		}
-	}
 
 	// The wh-noun: the words after which/what/how many or a list command
 	// ("List all the drinks…"), up to an auxiliary, preposition,
@@ -380,20 +378,44 @@ func Analyze(question string, now time.Time) *Question {
 		q.Head = head
 	}
 
-	// Either-or: the content words on both sides of "or".
+	// Either-or: the content words on both sides of "or" (names too:
+	// "Vim or Emacs"). Alternatives are Topic terms; alternative entities
+	// count as one entity, covered when one of them is.
 	for i := 1; i+1 < len(words); i++ {
 		if words[i].key != "or" {
 			continue
 		}
 		for _, w := range []word{words[i-1], words[i+1]} {
 			ts := bm25.AppendTerms(nil, w.text)
-			if len(ts) == 1 && inTerms[ts[0]] && !entTerm[ts[0]] {
+			if len(ts) == 1 && inTerms[ts[0]] {
 				q.Alternatives = appendUnique(q.Alternatives, ts[0])
+				if q.altWord == nil {
+					q.altWord = map[string]string{}
+				}
+				q.altWord[ts[0]] = w.text
 			}
 		}
 	}
 	if len(q.Alternatives) < 2 {
 		q.Alternatives = nil
+	}
+	isAlt := map[string]bool{}
+	for _, a := range q.Alternatives {
+		isAlt[a] = true
+	}
+	for _, t := range q.Terms {
+		if (!entTerm[t] || isAlt[t]) && !weakTerms[canon(t)] {
+			q.Topic = append(q.Topic, t)
+		}
+	}
+	for i, e := range q.Entities {
+		ts := bm25.AppendTerms(nil, e)
+		if len(ts) == 1 && isAlt[ts[0]] {
+			if q.altEntity == nil {
+				q.altEntity = map[int]bool{}
+			}
+			q.altEntity[i] = true
+		}
 	}
 
 	if q.WH == WhWhere {
@@ -404,9 +426,6 @@ func Analyze(question string, now time.Time) *Question {
 			if employerTopics[canon(t)] {
 				q.relation |= relEmployer
 			}
-		}
-		if q.relation == 0 {
-			q.relation = relLocation | relEmployer
 		}
 	}
 	return q

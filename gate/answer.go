@@ -63,7 +63,7 @@ func answerState(q *Question, evidence []Item) (string, []string, error) {
 	}
 	if isNode(pick) {
 		text := nodeFacts(q, pick)
-		if a := surfaceOf(q, alt); alt != "" && !strings.HasPrefix(strings.ToLower(text), strings.ToLower(a)) {
+		if a := altText(q, alt); alt != "" && !strings.HasPrefix(strings.ToLower(text), strings.ToLower(a)) {
 			text = a + " (" + text + ")"
 		}
 		return text, used, nil
@@ -82,7 +82,7 @@ func answerState(q *Question, evidence []Item) (string, []string, error) {
 	switch {
 	case alt != "":
 		inner := append([]string{strconv.Quote(quote)}, paren...)
-		text = surfaceOf(q, alt) + " (" + strings.Join(inner, "; ") + ")"
+		text = altText(q, alt) + " (" + strings.Join(inner, "; ") + ")"
 	case len(paren) > 0:
 		text = quote + " (" + strings.Join(paren, "; ") + ")"
 	default:
@@ -183,10 +183,23 @@ func answerTime(q *Question, evidence []Item) (string, []string, error) {
 }
 
 // answerList joins the short titles/quotes of the list items (see
-// listItems), deduplicated; a how_many question is prefixed with the
-// count.
+// listItems; for a Current question without its wishes when others
+// remain), deduplicated; a how_many question is prefixed with the count.
 func answerList(q *Question, evidence []Item) (string, []string, error) {
 	idx := listItems(q, evidence)
+	if q.Current {
+		// What is the case now: wishes are no items, unless nothing else
+		// is.
+		var facts []int
+		for _, i := range idx {
+			if !isWish(&evidence[i]) {
+				facts = append(facts, i)
+			}
+		}
+		if len(facts) > 0 {
+			idx = facts
+		}
+	}
 	var parts, used []string
 	for _, i := range idx {
 		s := focus(q, &evidence[i], false, "")
@@ -378,4 +391,12 @@ func coversEntities(q *Question, it *Item) bool {
 		}
 	}
 	return true
+}
+
+// altText is an either-or alternative as the question wrote it.
+func altText(q *Question, alt string) string {
+	if w, ok := q.altWord[alt]; ok {
+		return w
+	}
+	return surfaceOf(q, alt)
 }

@@ -261,6 +261,16 @@ func (HeuristicAssessor) Assess(_ context.Context, q *Question, b *Batch, st *St
 			dated = s.item
 		}
 	}
+	// Either-or alternatives that are names count as one entity.
+	altOK := false
+	for j := range entsOK {
+		altOK = altOK || q.altEntity[j] && entsOK[j]
+	}
+	for j := range entsOK {
+		if altOK && q.altEntity[j] {
+			entsOK[j] = true
+		}
+	}
 	nCovered := count(covered)
 	coverage := 0.0
 	switch {
@@ -311,7 +321,7 @@ func (HeuristicAssessor) Assess(_ context.Context, q *Question, b *Batch, st *St
 		a.NextStrategy, a.NextTarget = next, target
 		a.NextQuery = q.Query
 	case coverage >= SufficientCoverage && allEnts && (!q.WantsTime || dated != nil) &&
-		(!q.WantsList || len(rel) >= 2 || lastRound || listSearched) && !planOnly && stateNext == "":
+		(!q.WantsList || sources(rel) >= 2 || lastRound || listSearched) && !planOnly && stateNext == "":
 		a.Verdict = Sufficient
 		a.NextStrategy = Answer
 	default:
@@ -326,7 +336,7 @@ func (HeuristicAssessor) Assess(_ context.Context, q *Question, b *Batch, st *St
 		case q.WantsTime && dated == nil:
 			a.Missing = "occurrence date"
 			a.NextStrategy, a.NextTarget, a.NextQuery = dateStep(q, b, rel, st)
-		case q.WantsList && len(rel) < 2:
+		case q.WantsList && sources(rel) < 2 && !lastRound && !listSearched:
 			a.Missing = "other items of the list"
 		case planOnly:
 			a.Missing = "a report of the occurrence (only a plan found)"
@@ -428,6 +438,26 @@ func nextChannel(b *Batch, refs []string, st *State) (Strategy, string) {
 		return SearchGraph, ""
 	}
 	return SearchEvents, ""
+}
+
+// sources counts the items with distinct sources: an item linked to one
+// counted already (an event and its source message, two events of one
+// message) is the same finding.
+func sources(rel []scored) int {
+	var counted []*Item
+	for _, s := range rel {
+		dup := false
+		for _, c := range counted {
+			if linked(s.item, c) {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			counted = append(counted, s.item)
+		}
+	}
+	return len(counted)
 }
 
 // usedChannel reports whether a step of channel ch was executed in the

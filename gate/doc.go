@@ -124,6 +124,32 @@
 //     its verb ("give" → gave, given), its bm25 Chinese–English synonyms,
 //     and the concept members of the term and of its synonyms. Query is
 //     Expanded joined by spaces (index-form terms, for retrieval).
+//   - Current: the question asks for the present state. Current-state
+//     markers — now, currently, current, nowadays, presently, still,
+//     anymore, "these days", "at the moment", "at present", "right now",
+//     "as of now", "any more", 现在, 目前, 如今, 当前, 眼下 — set it and are
+//     removed from the content terms; so does a present-tense auxiliary
+//     (do/does/is/are/am/has/have and their negations; the first
+//     auxiliary of the question decides the tense). Never with a
+//     past-tense auxiliary (did, was, were, had) or a past marker (used,
+//     ago, previously, formerly, originally, initially, before, earlier,
+//     ever) — those set Past —, never for time, why and how_long
+//     questions, nor with a time of the question's own. A present-tense
+//     question whose time contains now ("Where does Leo live today?")
+//     drops that time and is Current.
+//   - Alternatives: the single-term words on both sides of "or" ("tea or
+//     coffee", "Vim or Emacs"), when there are two or more. Alternatives
+//     that are entities count as one entity for coverage (one of them is
+//     enough).
+//   - Head: the wh-noun — the words after which/what (one-word phrase),
+//     after how many, or after a list command, skipping stopwords before
+//     it and "kind/type/sort of", up to an auxiliary, lead-in word,
+//     stopword, wh-word, removed word or capitalised word (3 words at
+//     most): "which package manager does" → package, manager.
+//   - Topic: the Terms that are not entity terms (either-or alternatives
+//     excepted) nor reporting verbs (say, tell, talk, mention, speak,
+//     discuss, think, know, happen, ask, remember, recall): what evidence
+//     must cover besides the entity.
 //
 // Concept lexicon (key words → members; one-way):
 //
@@ -132,7 +158,8 @@
 //	job, work, career → work, job, employer, company, office, career, hired, role
 //	home, live        → live, move, moved, city, apartment, house
 //	drink, beverage   → coffee, tea, juice, beer, wine
-//	tool              → editor, library, framework, package, manager
+//	tool              → editor, IDE, library, framework, package, manager, formatter,
+//	                    linter, compiler, debugger, terminal, container, monitoring, dashboard
 //	travel            → trip, visit, flight, vacation, holiday
 //	hobby, pastime    → hobby, play, game, sport, music
 //	speech            → talk, presentation, lecture, keynote
@@ -150,47 +177,173 @@
 // of a cited event) also gets that item's terms. A question term is
 // covered by an item holding it or one of its expansions; an entity by an
 // item holding all its terms. Relevant items cover a term (any item when
-// the question has no terms), at least one entity when the question names
-// some, and, when the question has a known Time, are not dated outside it.
-// The up to 8 best (most terms plus entities, then dated for time
-// questions, then Score, then batch order) are the evidence refs, dated
-// ones first for time questions. Coverage is the fraction of Terms covered
-// by them.
+// the question has no terms), a Topic term when the question has some (an
+// item naming only the entity is not about the question), a Head term for
+// a list question with a wh-noun, at least one entity when the question
+// names some, and, when the question has a known Time, are not dated
+// outside it. An item is dated for the question as described in "Dates of
+// messages" below; when some item covers every entity, only such items,
+// or items linked to one in the batch, are dated. The up to 8 best (most
+// terms plus entities, then dated for time questions, then for past-tense
+// time questions a report before a plan, then Score, then batch order;
+// for current-state, either-or and where-questions the order of rankState
+// below) are the evidence refs, dated ones first for time questions.
+// Coverage is the fraction of Terms covered by them.
 //
 //   - No relevant item, or coverage < 0.3: wrong, no refs, Missing
 //     "events about <entities, words>", next channel.
 //   - Coverage ≥ 0.6, every entity covered, a dated item when WantsTime,
-//     and, when WantsList, ≥ 2 items (one is enough after the first round
-//     or in the last one): sufficient, answer.
+//     when WantsList ≥ 2 items of distinct sources (items linked to each
+//     other count once; one item is enough in the last round or once both
+//     the raw source and a block expansion were searched), not a plan
+//     only (below), and a settled current state (below): sufficient,
+//     answer.
 //   - Otherwise partial, with Missing "evidence mentioning <entity>",
-//     "evidence about <uncovered words>", "occurrence date" or "other items
-//     of the list", and the next channel (events → search_raw_memory; raw
-//     → expand_block of a cited, else listed, message not yet expanded,
-//     else search_graph; block → search_graph; graph → search_events).
-//     For a missing date: expand_event of the first undated event not yet
-//     expanded, else search_raw_memory with the entities and the event's
-//     own quote/title/text, to reach the source message, whose timestamp
+//     "evidence about <uncovered words>", "occurrence date", "other items
+//     of the list", "a report of the occurrence (only a plan found)" or
+//     "the current state (latest evidence)", and the next channel (events
+//     → search_raw_memory; raw → expand_block of a cited, else listed,
+//     message not yet expanded, else search_graph; block → search_graph;
+//     graph → search_events, but search_raw_memory for a current-state
+//     question whose raw source was not searched yet). For a missing date:
+//     expand_event of the first undated event not yet expanded, else
+//     search_raw_memory with the entities and the event's own
+//     quote/title/text, to reach the source message, whose timestamp
 //     resolves relative dates.
+//   - Plan only: a past-tense time question (Past) whose best dated item
+//     is a plan, in the first round and not the last: search_raw_memory
+//     with the entities and the words of the best dated report among the
+//     relevant items (a report lacking some question word ranks below the
+//     plan; its source message may say the rest), else the Query. A plan
+//     is accepted from the second round on.
+//   - Unsettled current state: for a current-state question (below) whose
+//     pick is not settled, outside the last round: search_graph when the
+//     graph was not searched yet, else search_raw_memory when the raw
+//     source was not; with both searched the pick is accepted.
 //
 // Fit reads like "3/4 question terms and all entities covered by e12, m45;
 // date from m45".
 //
 // # Heuristic answerer
 //
-// HeuristicAnswerer answers only from the evidence given:
+// HeuristicAnswerer answers only from the evidence given. Quotes are
+// focused (see "Focus" below).
 //
 //   - WantsTime: the first dated item's interval (RenderInterval: "7 May
 //     2023", "the week of 29 May 2023", "May 2023", "summer 2023", "2022",
-//     "7 May 2023 at 15:30", "1–10 June 2023"), then in parentheses its
-//     quote (else title, else text) and, when the mention time lies outside
-//     the interval, "said on <day>". Used: that item and the cited events
-//     sharing a source message with it.
-//   - WantsList: the short titles (else quotes) of the items covering a
-//     question term, deduplicated, joined with "; "; how_many prefixes the
-//     count ("2: …"). Used: those items.
+//     "7 May 2023 at 15:30", "1–10 June 2023"), then in parentheses
+//     "moved from <day>" for a changed date (below), its quote (else
+//     title, else text) and, when the mention time lies outside the
+//     interval, "said on <day>". Dated means as for the assessor: when
+//     some item covers every entity, only such items or items linked to
+//     one date the answer. Used: that item and the cited events sharing a
+//     source message with it.
+//   - WantsList: the short titles (else quotes) of the list items —
+//     those covering a Head term when the question has a wh-noun, else a
+//     Topic term, else any question term (all items when the question has
+//     no terms); an item naming only the entity is not a list item; for a
+//     Current question wishes (below) are dropped when other items remain
+//     —, deduplicated, joined with "; "; how_many prefixes the count ("2:
+//     …"). Used: those items.
+//   - Current-state, either-or and where-questions: the first item of
+//     rankState. A graph node answers with its facts covering a Topic
+//     term or alternative (all facts when none does) and its name; a
+//     single "key: value" fact puts its value first ("Seattle (Leo Park —
+//     lives_in: Seattle)"). Otherwise its quote, followed in parentheses,
+//     for Current and either-or questions, by "said on <day>" and by
+//     "earlier: "<quote>" on <day>" for the former state (earlierState).
+//     An either-or answer starts with the supported alternative as the
+//     question wrote it: `coffee ("…"; said on 8 May 2024; earlier: …)`.
+//     Used: the pick and the earlier item.
 //   - Otherwise: the quote (else title, else text) of the item covering the
 //     most terms (then the higher Score). Used: that item.
 //
 // It returns an empty text when it cannot answer (no evidence, or a time
 // question without a dated item); Run then reports not enough evidence.
+//
+// # Current state, lists and relations
+//
+// These rules (state.go) are shared by the heuristic assessor and
+// answerer. A current-state question is Current or either-or, and neither
+// a time nor a list question.
+//
+// rankState orders the items for a single current-state, either-or or
+// where answer. Candidates are narrowed tier by tier, a tier applying only
+// when some candidate passes it:
+//
+//  1. Current questions: graph nodes covering a Topic term through their
+//     title or facts — the graph holds the current state, with superseded
+//     values already replaced.
+//  2. Items covering a Head term (the wh-noun: "package manager").
+//  3. Either-or: items naming an alternative (or nodes); then items that
+//     support one (altSupport).
+//  4. Where-questions about living (live, home, move, stay, reside, house,
+//     apartment, city, based) or working (work, job, employer, employ,
+//     career, office, company): items with a relation cue of that kind
+//     followed by a name (after an optional the/a/an), not attributed to
+//     someone else (graph nodes pass too). Location cues: live/lives/living/lived in, moved/
+//     moving/move/moves/relocated/relocating to, based/settled in,
+//     stay/stays/staying in, reside/resides in, and the dwelling nouns
+//     apartment/house/home/place/flat in (attributed to the speaker).
+//     Employer cues: work/works/working/worked at|for, employed at|by, job
+//     at, joined, joining, start/starts/started/starting at, hired by|at,
+//     engineer/developer/intern at. The cue's subject is the word before
+//     it, skipping auxiliaries and adverbs (has, is, just, now, recently,
+//     finally…): a first-person subject (I, I'm, we…) is the speaker; a
+//     capitalised name (with the capitalised words before it) is compared
+//     with the question's entities by shared term; a pronoun or other
+//     word is unknown. Attribution: the entity (confirmed) > unknown >
+//     someone else.
+//
+// Within the tier: attribution first (where-questions); then, for Current
+// and either-or questions, nodes, then the latest statement (MentionedAt,
+// else HappenedStart; unknown last); then coverage (terms plus entities),
+// Score, input order. The other items follow by coverage and Score.
+//
+// altSupport: an alternative mentioned within four words after an old
+// marker (used, longer, not, no, never, stopped, quit, instead, from,
+// replaced, without, formerly, goodbye, dropped, ditched, abandoned, or a
+// negated auxiliary), with no other alternative in between, is the former
+// state ("used to be a tea person", "coffee instead of tea", "switched
+// from npm to pnpm"); one mentioned otherwise is current. A single current
+// alternative is supported; with none current and exactly one former of
+// two alternatives, the other one is; otherwise none (ambiguous).
+//
+// earlierState: among the items on the topic (tiers 1–3 before the
+// support narrowing, not attributed to someone else, no nodes), the
+// oldest one said on an earlier day than the pick and not linked to it,
+// preferring one supporting another alternative.
+//
+// Settled: the pick is a graph node; or it is not a plan and it supports
+// an alternative, states a change (change cues: now, currently, nowadays,
+// anymore, no longer, used to, instead of, switched, switch to, switches,
+// switching, replaced, replaces, replacing, moved, moves to, relocated,
+// migrated, changed, stopped, quit, gave up, correction, updated), is the
+// only item of its tier, or all items of its tier were said on its day.
+//
+// Plans and reports: an item is a plan when it is dated after the day it
+// was said, or worded in the future or as a wish: will, 'll, gonna, soon,
+// tomorrow, intend(s), "going to", "next" before week/weekend/month/year/time/day/
+// a season or calendar word, plan/plans/planning/planned before "to" or
+// "on", or a be-form (I'm, is, are…) before moving/switching/relocating/
+// changing/leaving/starting/joining/migrating, or a wish: maybe, might,
+// considering, "thinking about/of", "hoping to", "want(s) to". A report
+// is a dated item that is not a plan.
+//
+// Dates of messages: a message's date comes from the first time
+// expression in it, which may belong to another sentence. It dates the
+// message for a question only when the sentence, or the label before a
+// colon ("Summary for tonight: …"), holding the expression covers a Topic
+// term (any question term without Topic). A range introduced by a change
+// verb (move, postpone, push, shift, change, reschedule, delay, slip, in
+// any form) — "moves from 20 May to 3 June" — is a change of date: the
+// date is its last day and the first is the former one.
+//
+// Focus: an answer quotes a message's full text (not its clipped Quote),
+// other items their quote/title/text; a text over 120 runes is replaced
+// by its sentence — then, if still too long, its clause (cut at , ; : —
+// and sentence ends) — covering the most question terms (Topic terms count
+// twice) and entities, the one holding the date's time expression first
+// for time answers. Leading list dashes and trailing clause punctuation
+// are trimmed.
 package gate

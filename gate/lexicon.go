@@ -335,12 +335,15 @@ var (
 		{"moved"}, {"moves", "to"}, {"relocated"}, {"migrated"}, {"changed"}, {"stopped"}, {"quit"},
 		{"gave", "up"}, {"correction"}, {"updated"},
 	}
-	// planWords mark a statement about the future (a plan, not a state);
-	// so do "next" before a periodWords or calendar word and planVerbs
-	// before "to"/"on".
+	// planWords mark a statement about the future or a hypothesis (a
+	// plan, not a state); so do "next" before a periodWords or calendar
+	// word, planVerbs before "to"/"on" and wishPhrases.
 	planWords   = wordSet("will", "gonna", "soon", "tomorrow", "intend", "intends")
 	periodWords = wordSet("week", "weekend", "month", "year", "time", "day", "summer", "winter", "spring", "autumn", "fall")
 	planVerbs   = wordSet("plan", "plans", "planning", "planned")
+	// wishPhrases are hypothetical plans ("thinking about adopting").
+	wishPhrases = [][]string{{"maybe"}, {"might"}, {"considering"}, {"thinking", "about"}, {"thinking", "of"},
+		{"hoping", "to"}, {"want", "to"}, {"wants", "to"}}
 	// beWords before a changeVerbs -ing form make a plan ("I'm moving").
 	beWords = wordSet("im", "am", "is", "are", "hes", "shes", "theyre", "were", "be")
 	// changeVerbs in the -ing form after a beWords word are plans.
@@ -379,6 +382,12 @@ var (
 	locationTopics = termSet("live", "home", "move", "stay", "reside", "house", "apartment", "city", "based")
 	employerTopics = termSet("work", "job", "employer", "employ", "career", "office", "company")
 )
+
+// weakTerms are reporting and generic verbs (bm25 terms) that are not a
+// question's topic: "What did Mia say about Python?" is about Python.
+var weakTerms = termSet("say", "said", "says", "tell", "told", "talk", "talked", "mention", "mentioned",
+	"speak", "spoke", "discuss", "discussed", "think", "thought", "know", "knew", "happen", "happened",
+	"ask", "asked", "remember", "recall")
 
 // termSet is the set of bm25 terms of words.
 func termSet(words ...string) map[string]bool {

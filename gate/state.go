@@ -86,8 +86,9 @@ func hasChangeCue(it *Item) bool {
 }
 
 // isPlan reports whether an item states a plan rather than a fact: dated
-// after the day it was said, or worded in the future ("will", "'ll",
-// "going to", "soon", "next month", "planning to", "I'm moving to").
+// after the day it was said, or worded in the future or as a wish ("will",
+// "'ll", "going to", "soon", "next month", "planning to", "I'm moving
+// to", "maybe", "thinking about").
 func isPlan(it *Item) bool {
 	if it.Dated() && !it.MentionedAt.IsZero() && it.HappenedStart.After(it.MentionedAt) && !sameDay(it.MentionedAt, it.HappenedStart) {
 		return true
@@ -107,6 +108,17 @@ func isPlan(it *Item) bool {
 				changeVerbs[w.key] && i > 0 && beWords[words[i-1].key]:
 				return true
 			}
+		}
+	}
+	return isWish(it)
+}
+
+// isWish reports whether an item states a wish or hypothesis ("maybe",
+// "might", "considering", "thinking about", "hoping to", "want to").
+func isWish(it *Item) bool {
+	for _, s := range itemTexts(it) {
+		if hasPhrase(scanWords(s), wishPhrases) {
+			return true
 		}
 	}
 	return false
@@ -579,6 +591,7 @@ func focus(q *Question, it *Item, preferQuote bool, timeText string) string {
 func clipSnippet(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
 	s = strings.TrimLeft(s, "-–—•* ")
+	s = strings.TrimRight(s, ",;:—– ")
 	if utf8.RuneCountInString(s) > maxSnippet {
 		return clip(s, maxSnippet-1) + "…"
 	}
@@ -587,6 +600,12 @@ func clipSnippet(s string) string {
 
 func isSentenceEnd(r rune) bool {
 	return r == '.' || r == '!' || r == '?' || r == '。' || r == '！' || r == '？' || r == '\n'
+}
+
+// isDateUnitEnd ends the unit whose time expression dates a message: a
+// sentence, or a label before a colon ("Summary for tonight: …").
+func isDateUnitEnd(r rune) bool {
+	return r == ':' || r == '：' || isSentenceEnd(r)
 }
 
 func isClauseEnd(r rune) bool {
@@ -662,8 +681,8 @@ func topicCover(q *Question, it *Item) int {
 // dateOf is the occurrence interval an item gives a time question, and
 // whether it gives one. A message's date comes from the first time
 // expression in it, which may belong to another sentence than the
-// question's subject: it counts only when the sentence holding the
-// expression covers a Topic term (any question term when the question has
+// question's subject: it counts only when the sentence (or the label
+// before a colon) holding the expression covers a Topic term (any question term when the question has
 // no Topic). A range introduced by a change verb ("moves from 20 May to 3
 // June") is a change of date, not an interval: the date is its last day,
 // and former is the first.
@@ -678,7 +697,7 @@ func dateOf(q *Question, it *Item) (start, end time.Time, precision string, form
 	}
 	if isMessageLike(it) && it.TimeText != "" && q != nil {
 		unit := ""
-		for _, u := range splitUnits(text, isSentenceEnd) {
+		for _, u := range splitUnits(text, isDateUnitEnd) {
 			if strings.Contains(u, it.TimeText) {
 				unit = u
 				break

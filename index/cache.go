@@ -22,13 +22,22 @@ type posting struct {
 // its term/keyword record when it was loaded. A lookup inside a transaction
 // reuses the entry only if that transaction sees the same generation: a
 // commit that changes the list bumps it, so a stale entry is never used.
+//
+// An entry may also record the absence of the term or keyword (absent),
+// and at, the stats generation + 1 of the latest committed snapshot known
+// to hold exactly this entry (0 = none). Every commit that changes the
+// index bumps the stats generation, so a committed state of the index is
+// identified by it: a transaction whose stats generation + 1 equals at may
+// use the entry without reading the term/keyword record at all (getAt).
 type entry struct {
-	key  string
-	gen  uint64
-	post *posting
-	bm   *roaring.Bitmap
-	size int
-	elem *list.Element
+	key    string
+	gen    uint64
+	at     uint64 // guarded by cache.mu once the entry is cached
+	absent bool
+	post   *posting
+	bm     *roaring.Bitmap
+	size   int
+	elem   *list.Element
 }
 
 // cache is a bounded LRU of decoded postings and bitmaps, safe for
@@ -45,15 +54,35 @@ func newCache(limit int) *cache {
 	return &cache{limit: limit, m: make(map[string]*entry)}
 }
 
-// get returns the entry for key if it was loaded at generation gen.
-func (c *cache) get(key []byte, gen uint64) *entry {
+// get returns the entry for key if it was loaded at generation gen. A
+// non-zero confirm (the stats generation + 1 of the read-only snapshot
+// that read gen) is recorded as the entry's at if it is newer.
+func (c *cache) get(key []byte, gen, confirm uint64) *entry {
 	if c.limit <= 0 {
 		return nil
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e := c.m[string(key)] // no allocation for the conversion
-	if e == nil || e.gen != gen {
+	if e == nil || e.absent || e.gen != gen {
+		return nil
+	}
+	e.at = max(e.at, confirm)
+	c.lru.MoveToFront(e.elem)
+	return e
+}
+
+// getAt returns the entry for key if it is known to be current in the
+// committed snapshot whose stats generation + 1 is at (non-zero). The
+// entry may be absent.
+func (c *cache) getAt(key []byte, at uint64) *entry {
+	if c.limit <= 0 || at == 0 {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e := c.m[string(key)]
+	if e == nil || e.at != at {
 		return nil
 	}
 	c.lru.MoveToFront(e.elem)
@@ -67,7 +96,7 @@ func (c *cache) put(e *entry) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if old := c.m[e.key]; old != nil {
-		if old.gen > e.gen {
+		if old.gen > e.gen && old.at >= e.at {
 			return // a newer load won the race
 		}
 		c.size -= old.size

@@ -79,7 +79,9 @@ func compareBucket(a, b *bolt.Bucket, norm func([]byte) []byte) error {
 	return nil
 }
 
-// normTerm and normKW drop the trailing generation of fixed-width records.
+// normTerm and normKW drop the trailing generation of fixed-width records;
+// normStats zeroes the stats' generation and base (the generation of the
+// last Drop).
 func normTerm(v []byte) []byte {
 	if len(v) == termRecordLen {
 		return v[:termRecordLen-8]
@@ -99,7 +101,7 @@ func normStats(v []byte) []byte {
 	if _, err := kv.Decode(v, &st, statsVersion); err != nil {
 		return v
 	}
-	st.Gen = 0
+	st.Gen, st.Base = 0, 0
 	out, err := kv.Encode(statsVersion, &st)
 	if err != nil {
 		return v

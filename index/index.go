@@ -160,20 +160,37 @@ func (ix *Index) Drop(tx *bolt.Tx) error {
 type buckets struct {
 	name []byte // the index's bucket name, for errors
 	root *bolt.Bucket
+
 	meta, docs, ids, terms, post, kwmeta, kw, time *bolt.Bucket
 	// cacheable is false inside a writable transaction: what it reads may
 	// be rolled back, and its generation numbers reused by another commit.
 	cacheable bool
+	// snap is the stats generation + 1 of the transaction once readStats
+	// has read it (0 = unknown; always 0 with the cache disabled): cache
+	// entries confirmed at this snapshot are used without reading their
+	// term or keyword record (see entry).
+	snap uint64
 	// Cursors reused for point lookups (read-only transactions only: a
-	// write would invalidate them), and scratch space for keys.
+	// write would invalidate them), and scratch space for keys: rkey for
+	// record keys, ckey for cache keys.
 	termsCur, kwmetaCur *bolt.Cursor
-	keyBuf, kwBuf       []byte
+	rkey, ckey          []byte
+}
+
+// confirm is the snapshot at which what b reads may be recorded in the
+// cache as current: only a read-only transaction's, whose state is
+// committed (a writable one may roll back and its generation be reused).
+func (b *buckets) confirm() uint64 {
+	if b.cacheable {
+		return b.snap
+	}
+	return 0
 }
 
 // open sets b to the index's root bucket in tx, sub-buckets unopened, and
 // reports whether the index exists. b's scratch buffers are kept.
 func (ix *Index) open(tx *bolt.Tx, b *buckets) bool {
-	*b = buckets{name: ix.name, root: tx.Bucket(ix.name), cacheable: !tx.Writable(), keyBuf: b.keyBuf[:0], kwBuf: b.kwBuf[:0]}
+	*b = buckets{name: ix.name, root: tx.Bucket(ix.name), cacheable: !tx.Writable(), rkey: b.rkey[:0], ckey: b.ckey[:0]}
 	return b.root != nil
 }
 
@@ -265,6 +282,7 @@ func (ix *Index) readStats(b *buckets) (*stats, error) {
 	caching := ix.cache.limit > 0 && v != nil
 	if caching {
 		if e := ix.stats.Load(); e != nil && bytes.Equal(e.raw, v) {
+			b.snap = e.st.Gen + 1
 			return &e.st, nil
 		}
 	}
@@ -275,6 +293,7 @@ func (ix *Index) readStats(b *buckets) (*stats, error) {
 	if caching {
 		e := &statsEntry{raw: bytes.Clone(v), st: st}
 		ix.stats.Store(e)
+		b.snap = e.st.Gen + 1
 		return &e.st, nil
 	}
 	return &st, nil

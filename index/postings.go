@@ -12,26 +12,29 @@ import (
 )
 
 // term returns the posting list of term in field, or nil if the term does
-// not occur. keyBuf is scratch space for building keys.
-func (ix *Index) term(b *buckets, field uint8, term string, keyBuf *[]byte) (*posting, error) {
+// not occur.
+func (ix *Index) term(b *buckets, field uint8, term string) (*posting, error) {
+	b.ckey = append(append(append(b.ckey[:0], 'p'), field), term...)
+	if e := ix.cache.getAt(b.ckey, b.snap); e != nil {
+		return e.post, nil // nil if absent
+	}
 	terms, err := b.sub(&b.terms, bTerms)
 	if err != nil {
 		return nil, err
 	}
-	*keyBuf = termKey(*keyBuf, field, term)
-	v := b.lookup(terms, &b.termsCur, *keyBuf)
+	b.rkey = termKey(b.rkey, field, term)
+	v := b.lookup(terms, &b.termsCur, b.rkey)
 	if v == nil {
+		if at := b.confirm(); at != 0 {
+			ix.cache.put(&entry{key: string(b.ckey), absent: true, at: at, size: 16})
+		}
 		return nil, nil
 	}
 	tr, err := decodeTermRecord(v)
 	if err != nil {
 		return nil, err
 	}
-	ck := append((*keyBuf)[:0], 'p')
-	ck = append(ck, field)
-	ck = append(ck, term...)
-	*keyBuf = ck
-	if e := ix.cache.get(ck, tr.Gen); e != nil {
+	if e := ix.cache.get(b.ckey, tr.Gen, b.confirm()); e != nil {
 		return e.post, nil
 	}
 	post, err := b.sub(&b.post, bPost)
@@ -60,41 +63,47 @@ func (ix *Index) term(b *buckets, field uint8, term string, keyBuf *[]byte) (*po
 	}
 	p.docs, p.tfs, p.lens = c.docs, c.tfs, c.lens
 	if b.cacheable {
-		ix.cache.put(&entry{key: string(ck), gen: tr.Gen, post: p, size: len(p.docs) + 16})
+		ix.cache.put(&entry{key: string(b.ckey), gen: tr.Gen, at: b.confirm(), post: p, size: len(p.docs) + 16})
 	}
 	return p, nil
 }
 
 // keyword returns the bitmap of docs carrying kw, or nil if none does.
 func (ix *Index) keyword(b *buckets, kw string) (*roaring.Bitmap, error) {
-	b.kwBuf = append(b.kwBuf[:0], kw...)
-	return ix.keywordBuf(b)
+	b.rkey = append(b.rkey[:0], kw...)
+	return ix.keywordKey(b)
 }
 
 // scope returns the bitmap of docs of scope sc, or nil if there are none.
 func (ix *Index) scope(b *buckets, sc string) (*roaring.Bitmap, error) {
-	b.kwBuf = append(append(b.kwBuf[:0], scopePrefix...), sc...)
-	return ix.keywordBuf(b)
+	b.rkey = append(append(b.rkey[:0], scopePrefix...), sc...)
+	return ix.keywordKey(b)
 }
 
-// keywordBuf is keyword for the keyword in b.kwBuf (no allocation when the
+// keywordKey is keyword for the keyword in b.rkey (no allocation when the
 // bitmap is cached).
-func (ix *Index) keywordBuf(b *buckets) (*roaring.Bitmap, error) {
+func (ix *Index) keywordKey(b *buckets) (*roaring.Bitmap, error) {
+	kw := b.rkey
+	b.ckey = append(append(b.ckey[:0], 'k'), kw...)
+	if e := ix.cache.getAt(b.ckey, b.snap); e != nil {
+		return e.bm, nil // nil if absent
+	}
 	kwmeta, err := b.sub(&b.kwmeta, bKWMeta)
 	if err != nil {
 		return nil, err
 	}
-	kw := b.kwBuf
 	v := b.lookup(kwmeta, &b.kwmetaCur, kw)
 	if v == nil {
+		if at := b.confirm(); at != 0 {
+			ix.cache.put(&entry{key: string(b.ckey), absent: true, at: at, size: 16})
+		}
 		return nil, nil
 	}
 	kr, err := decodeKWRecord(v)
 	if err != nil {
 		return nil, err
 	}
-	b.keyBuf = append(append(b.keyBuf[:0], 'k'), kw...)
-	if e := ix.cache.get(b.keyBuf, kr.Gen); e != nil {
+	if e := ix.cache.get(b.ckey, kr.Gen, b.confirm()); e != nil {
 		return e.bm, nil
 	}
 	kwb, err := b.sub(&b.kw, bKW)
@@ -115,7 +124,7 @@ func (ix *Index) keywordBuf(b *buckets) (*roaring.Bitmap, error) {
 		bm.Or(part)
 	}
 	if b.cacheable {
-		ix.cache.put(&entry{key: string(b.keyBuf), gen: kr.Gen, bm: bm, size: int(kr.Count/8) + 16})
+		ix.cache.put(&entry{key: string(b.ckey), gen: kr.Gen, at: b.confirm(), bm: bm, size: int(kr.Count/8) + 16})
 	}
 	return bm, nil
 }
@@ -182,7 +191,7 @@ type ridTable struct {
 // (whose records may be rolled back), a transaction of another incarnation
 // or a disabled cache read the doc records directly.
 func (ix *Index) recordIDs(b *buckets, st *stats, out []Result) error {
-	use := b.cacheable && ix.cache.limit > 0
+	use := st != nil && b.cacheable && ix.cache.limit > 0
 	var t *ridTable
 	if use {
 		t = ix.rids.Load()
@@ -214,10 +223,15 @@ func (ix *Index) recordIDs(b *buckets, st *stats, out []Result) error {
 	return nil
 }
 
+// ridGrowStep bounds the doc records one query decodes to grow the table,
+// so that the first queries over a large index share the cost.
+const ridGrowStep = 8192
+
 // growRIDs extends the table to cover doc numbers up to need (at most
-// st.Docs), reading the doc records of b's read-only transaction, and
-// returns the current table. It stops early, leaving the rest to direct
-// reads (which report any error), at a missing or undecodable record.
+// st.Docs, and ridGrowStep more than it had), reading the doc records of
+// b's read-only transaction, and returns the current table. It stops
+// early, leaving the rest to direct reads (which report any error), at a
+// missing or undecodable record.
 func (ix *Index) growRIDs(b *buckets, st *stats, need uint32) *ridTable {
 	need = min(need, st.Docs)
 	ix.ridMu.Lock()
@@ -233,6 +247,7 @@ func (ix *Index) growRIDs(b *buckets, st *stats, need uint32) *ridTable {
 		}
 	}
 	n := uint32(len(ids))
+	need = uint32(min(uint64(need), uint64(n)+ridGrowStep))
 	if n >= need {
 		return t
 	}

@@ -1,8 +1,8 @@
 package index
 
 import (
-	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -62,15 +62,22 @@ type qterm struct {
 // search holds the per-query scratch state, pooled to keep queries
 // allocation-light.
 type search struct {
+	b       buckets
 	terms   []qterm
 	order   []*qterm // by ascending upper bound
 	prefix  []float64
+	scores  []float64 // by ord: the term's score on the current candidate
+	hit     []bool    // by ord: whether the term occurs in the candidate
 	must    []*roaring.Bitmap
 	scopes  []*roaring.Bitmap
+	tomb    *roaring.Bitmap
+	anyDoc  bool     // some scope holds every document: scopes filter nothing
+	dense   []uint64 // the whole filter as a bitset over doc numbers
+	tmp     []uint64
+	useBits bool // filter with dense rather than the bitmaps
 	topk    *bm25.TopK
 	k       int
 	ranked  []bm25.Ranked
-	keyBuf  []byte
 	tfs     []float64
 	lens    []float64
 	avgs    []float64
@@ -105,22 +112,22 @@ func (ix *Index) search(tx *bolt.Tx, q Query, exhaustive bool) ([]Result, error)
 	if len(q.Terms) == 0 || len(q.Scopes) == 0 {
 		return nil, nil
 	}
-	b, err := ix.buckets(tx)
-	if err != nil || b == nil {
-		return nil, err
+	s := searchPool.Get().(*search)
+	defer s.release()
+	b := &s.b
+	if !ix.open(tx, b) {
+		return nil, nil
 	}
-	st, err := ix.loadStats(b)
+	st, err := ix.readStats(b)
 	if err != nil {
 		return nil, err
 	}
-	s := searchPool.Get().(*search)
-	defer s.release()
 
 	// Filters: union of scopes, intersection with keywords and time, minus
-	// tombstones. Checked per candidate with Contains, so no bitmap is
-	// materialised unless there are several scopes.
+	// tombstones. Checked per candidate, with Contains on the bitmaps or,
+	// when there are many candidates, on one bitset built from them.
 	for _, sc := range q.Scopes {
-		bm, err := ix.keyword(b, scopePrefix+sc)
+		bm, err := ix.scope(b, sc)
 		if err != nil {
 			return nil, err
 		}
@@ -149,20 +156,166 @@ func (ix *Index) search(tx *bolt.Tx, q Query, exhaustive bool) ([]Result, error)
 		if !q.To.IsZero() {
 			to = q.To.UnixNano()
 		}
-		s.must = append(s.must, timeRange(b, &st, from, to))
+		bm, err := timeRange(b, st, from, to)
+		if err != nil {
+			return nil, err
+		}
+		s.must = append(s.must, bm)
 	}
-	tomb, err := ix.keyword(b, tombKeyword)
-	if err != nil {
+	if s.tomb, err = ix.keyword(b, tombKeyword); err != nil {
 		return nil, err
 	}
 
-	if err := ix.plan(b, s, &st, q.Terms); err != nil {
+	if err := ix.plan(b, s, st, q.Terms); err != nil {
 		return nil, err
 	}
 	if len(s.terms) == 0 {
 		return nil, nil
 	}
-	allowed := func(d uint32) bool {
+	s.prepareFilter(st)
+	if s.topk == nil || s.k != k {
+		s.topk, s.k = bm25.NewTopK(k), k
+	} else {
+		s.topk.Reset()
+	}
+	if exhaustive {
+		s.exhaustive()
+	} else {
+		s.maxScore()
+	}
+	s.ranked = s.topk.Results(s.ranked[:0])
+	out := make([]Result, len(s.ranked))
+	for i, r := range s.ranked {
+		out[i] = Result{Doc: uint32(r.ID), Score: r.Score}
+	}
+	if err := ix.recordIDs(b, st, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (s *search) release() {
+	for i := range s.terms {
+		s.terms[i] = qterm{fposts: s.terms[i].fposts[:0], fpos: s.terms[i].fpos[:0]}
+	}
+	s.terms = s.terms[:0]
+	clear(s.order)
+	s.order = s.order[:0]
+	s.prefix = s.prefix[:0]
+	clear(s.must)
+	s.must = s.must[:0]
+	clear(s.scopes)
+	s.scopes = s.scopes[:0]
+	s.tomb = nil
+	clear(s.seen)
+	// Drop every reference into the transaction (buckets, cursors).
+	s.b = buckets{rkey: s.b.rkey[:0], ckey: s.b.ckey[:0]}
+	searchPool.Put(s)
+}
+
+// prepareFilter decides how allowed checks candidates. A scope holding
+// exactly the doc numbers 1..Docs filters nothing. When the candidates
+// (postings of the query terms) outnumber the words of a bitset over all
+// doc numbers, the filter is evaluated once into that bitset, so that a
+// candidate costs one bit test instead of a Contains per bitmap.
+func (s *search) prepareFilter(st *stats) {
+	s.anyDoc, s.useBits = false, false
+	for _, bm := range s.scopes {
+		if st.Docs > 0 && bm.GetCardinality() == uint64(st.Docs) && bm.Minimum() >= 1 && bm.Maximum() <= st.Docs {
+			s.anyDoc = true
+			break
+		}
+	}
+	nbm := len(s.must)
+	if !s.anyDoc {
+		nbm += len(s.scopes)
+	}
+	if s.tomb != nil {
+		nbm++
+	}
+	if nbm == 0 {
+		return
+	}
+	words := int(st.Docs)/64 + 1
+	cands := 0
+	for i := range s.terms {
+		cands += len(s.terms[i].docs)
+	}
+	if cands < words*denseFactor {
+		return
+	}
+	fits := func(bm *roaring.Bitmap) bool { return bm.IsEmpty() || bm.Maximum() < uint32(64*words) }
+	for _, bm := range s.must {
+		if !fits(bm) {
+			return
+		}
+	}
+	if s.tomb != nil && !fits(s.tomb) {
+		return
+	}
+	if !s.anyDoc {
+		for _, bm := range s.scopes {
+			if !fits(bm) {
+				return
+			}
+		}
+	}
+	s.dense = resize(s.dense, words)
+	if s.anyDoc {
+		// Exactly 1..Docs.
+		for i := range s.dense {
+			s.dense[i] = ^uint64(0)
+		}
+		s.dense[0] &^= 1
+		s.dense[words-1] &= ^uint64(0) >> (63 - st.Docs%64)
+	} else {
+		clear(s.dense)
+		s.scopes[0].WriteDenseTo(s.dense)
+		for _, bm := range s.scopes[1:] {
+			for i, w := range s.denseOf(bm, words) {
+				s.dense[i] |= w
+			}
+		}
+	}
+	for _, bm := range s.must {
+		for i, w := range s.denseOf(bm, words) {
+			s.dense[i] &= w
+		}
+	}
+	if s.tomb != nil {
+		for i, w := range s.denseOf(s.tomb, words) {
+			s.dense[i] &^= w
+		}
+	}
+	s.useBits = true
+}
+
+// denseFactor: the bitset is built when the candidates number at least
+// this many times its words.
+const denseFactor = 1
+
+// denseOf returns bm as a bitset of words words in s.tmp.
+func (s *search) denseOf(bm *roaring.Bitmap, words int) []uint64 {
+	s.tmp = resize(s.tmp, words)
+	clear(s.tmp)
+	bm.WriteDenseTo(s.tmp)
+	return s.tmp
+}
+
+func resize(b []uint64, n int) []uint64 {
+	if cap(b) < n {
+		return make([]uint64, n)
+	}
+	return b[:n]
+}
+
+// allowed reports whether doc d passes the query's filters.
+func (s *search) allowed(d uint32) bool {
+	if s.useBits {
+		w := int(d >> 6)
+		return w < len(s.dense) && s.dense[w]&(1<<(d&63)) != 0
+	}
+	if !s.anyDoc {
 		ok := false
 		for _, bm := range s.scopes {
 			if bm.Contains(d) {
@@ -173,49 +326,13 @@ func (ix *Index) search(tx *bolt.Tx, q Query, exhaustive bool) ([]Result, error)
 		if !ok {
 			return false
 		}
-		for _, bm := range s.must {
-			if !bm.Contains(d) {
-				return false
-			}
+	}
+	for _, bm := range s.must {
+		if !bm.Contains(d) {
+			return false
 		}
-		return tomb == nil || !tomb.Contains(d)
 	}
-	if s.topk == nil || s.k != k {
-		s.topk, s.k = bm25.NewTopK(k), k
-	} else {
-		s.topk.Reset()
-	}
-	if exhaustive {
-		s.exhaustive(ix, allowed)
-	} else {
-		s.maxScore(ix, allowed)
-	}
-	s.ranked = s.topk.Results(s.ranked[:0])
-	out := make([]Result, len(s.ranked))
-	for i, r := range s.ranked {
-		d := uint32(r.ID)
-		id, _, err := docID(b, d)
-		if err != nil {
-			return nil, fmt.Errorf("index %s: %w", ix.name, err)
-		}
-		out[i] = Result{ID: id, Doc: d, Score: r.Score}
-	}
-	return out, nil
-}
-
-func (s *search) release() {
-	for i := range s.terms {
-		s.terms[i] = qterm{fposts: s.terms[i].fposts[:0], fpos: s.terms[i].fpos[:0]}
-	}
-	s.terms = s.terms[:0]
-	s.order = s.order[:0]
-	s.prefix = s.prefix[:0]
-	clear(s.must)
-	s.must = s.must[:0]
-	clear(s.scopes)
-	s.scopes = s.scopes[:0]
-	clear(s.seen)
-	searchPool.Put(s)
+	return s.tomb == nil || !s.tomb.Contains(d)
 }
 
 // plan loads the postings of each distinct query term and computes its
@@ -241,7 +358,7 @@ func (ix *Index) plan(b *buckets, s *search, st *stats, terms []string) error {
 		s.seen[t] = struct{}{}
 		qt := qterm{}
 		if nf == 1 {
-			p, err := ix.term(b, 0, t, &s.keyBuf)
+			p, err := ix.term(b, 0, t)
 			if err != nil {
 				return err
 			}
@@ -254,7 +371,7 @@ func (ix *Index) plan(b *buckets, s *search, st *stats, terms []string) error {
 		} else {
 			any := false
 			for f := range nf {
-				p, err := ix.term(b, uint8(f), t, &s.keyBuf)
+				p, err := ix.term(b, uint8(f), t)
 				if err != nil {
 					return err
 				}
@@ -371,7 +488,7 @@ func seek(docs []uint32, from int, d uint32) int {
 }
 
 // exhaustive scores every allowed document containing any query term.
-func (s *search) exhaustive(_ *Index, allowed func(uint32) bool) {
+func (s *search) exhaustive() {
 	for {
 		d, ok := uint32(math.MaxUint32), false
 		for i := range s.terms {
@@ -383,7 +500,7 @@ func (s *search) exhaustive(_ *Index, allowed func(uint32) bool) {
 		if !ok {
 			return
 		}
-		if allowed(d) {
+		if s.allowed(d) {
 			s.topk.Push(uint64(d), s.fullScore(d))
 		}
 		for i := range s.terms {
@@ -403,12 +520,15 @@ func (s *search) exhaustive(_ *Index, allowed func(uint32) bool) {
 // remaining bounds cannot beat the threshold. Because documents are visited
 // in increasing doc number and ties go to the smaller number, a candidate
 // that can at best tie the threshold can be skipped too.
-func (s *search) maxScore(_ *Index, allowed func(uint32) bool) {
-	sort.Slice(s.order, func(i, j int) bool {
-		if s.order[i].ub != s.order[j].ub {
-			return s.order[i].ub < s.order[j].ub
+func (s *search) maxScore() {
+	slices.SortFunc(s.order, func(a, b *qterm) int {
+		switch {
+		case a.ub < b.ub:
+			return -1
+		case a.ub > b.ub:
+			return 1
 		}
-		return s.order[i].ord < s.order[j].ord
+		return a.ord - b.ord
 	})
 	n := len(s.order)
 	s.prefix = s.prefix[:0]
@@ -417,6 +537,10 @@ func (s *search) maxScore(_ *Index, allowed func(uint32) bool) {
 		acc += qt.ub
 		s.prefix = append(s.prefix, acc)
 	}
+	if cap(s.scores) < n {
+		s.scores, s.hit = make([]float64, n), make([]bool, n)
+	}
+	scores, hit := s.scores[:n], s.hit[:n]
 	threshold := math.Inf(-1)
 	full := false
 	firstEssential := 0
@@ -431,45 +555,54 @@ func (s *search) maxScore(_ *Index, allowed func(uint32) bool) {
 		if !ok {
 			return
 		}
-		if allowed(d) {
-			// Bound: every essential term on d contributes at most its ub,
-			// non-essential ones at most prefix[firstEssential-1].
-			bound := 0.0
-			if firstEssential > 0 {
-				bound = s.prefix[firstEssential-1]
+		// Bound: every essential term on d contributes at most its ub,
+		// non-essential ones at most prefix[firstEssential-1]. Checked
+		// before the filters, which cost more.
+		bound := 0.0
+		if firstEssential > 0 {
+			bound = s.prefix[firstEssential-1]
+		}
+		for _, qt := range s.order[firstEssential:] {
+			if qt.pos < len(qt.docs) && qt.docs[qt.pos] == d {
+				bound += qt.ub
 			}
-			for _, qt := range s.order[firstEssential:] {
+		}
+		if (!full || bound > threshold) && s.allowed(d) {
+			// Refine: replace bounds by real scores from the highest
+			// bound down, stopping once the candidate cannot win. Every
+			// essential cursor is at d or beyond; non-essential ones are
+			// advanced to d.
+			for i := n - 1; i >= 0 && (!full || bound > threshold); i-- {
+				qt := s.order[i]
+				if i < firstEssential {
+					qt.pos = seek(qt.docs, qt.pos, d)
+				}
 				if qt.pos < len(qt.docs) && qt.docs[qt.pos] == d {
-					bound += qt.ub
+					sc := s.termScore(qt, d)
+					scores[qt.ord], hit[qt.ord] = sc, true
+					bound += sc*ubSlack - qt.ub
+				} else {
+					hit[qt.ord] = false
+					if i < firstEssential {
+						bound -= qt.ub // its ub was counted in the prefix
+					}
 				}
 			}
 			if !full || bound > threshold {
-				// Refine: replace bounds by real scores from the highest
-				// bound down, stopping once the candidate cannot win.
-				for i := n - 1; i >= 0 && (!full || bound > threshold); i-- {
-					qt := s.order[i]
-					if i < firstEssential {
-						qt.pos = seek(qt.docs, qt.pos, d)
-						if qt.pos < len(qt.docs) && qt.docs[qt.pos] == d {
-							bound += s.termScore(qt, d)*ubSlack - qt.ub
-						} else {
-							bound -= qt.ub
-						}
-						// prefix bookkeeping: i's ub was counted in prefix.
-						continue
-					}
-					if qt.pos < len(qt.docs) && qt.docs[qt.pos] == d {
-						bound += s.termScore(qt, d)*ubSlack - qt.ub
+				// The loop ran to the end: every term's score on d is
+				// known. Sum them in canonical order, as fullScore does.
+				var sum float64
+				for o := range n {
+					if hit[o] {
+						sum += scores[o]
 					}
 				}
-				if !full || bound > threshold {
-					s.topk.Push(uint64(d), s.fullScore(d))
-					if s.topk.Len() == s.k {
-						full = true
-						threshold = s.topk.Threshold()
-						for firstEssential < n && s.prefix[firstEssential] <= threshold {
-							firstEssential++
-						}
+				s.topk.Push(uint64(d), sum)
+				if s.topk.Len() == s.k {
+					full = true
+					threshold = s.topk.Threshold()
+					for firstEssential < n && s.prefix[firstEssential] <= threshold {
+						firstEssential++
 					}
 				}
 			}
@@ -489,15 +622,14 @@ func (s *search) maxScore(_ *Index, allowed func(uint32) bool) {
 // f (and in no other field). SearchGraphNodes uses it to drop nodes that
 // match through relation text alone.
 func (ix *Index) MatchesOnly(tx *bolt.Tx, d uint32, terms []string, f int) bool {
-	b, err := ix.buckets(tx)
-	if err != nil || b == nil {
+	var b buckets
+	if !ix.open(tx, &b) {
 		return false
 	}
-	var key []byte
 	inF := false
 	for _, t := range terms {
 		for field := range ix.fields {
-			p, err := ix.term(b, uint8(field), t, &key)
+			p, err := ix.term(&b, uint8(field), t)
 			if err != nil || p == nil {
 				continue
 			}

@@ -34,13 +34,21 @@ func (ix *Index) Select(tx *bolt.Tx, s Select) ([]Result, error) {
 	if len(s.AnyKeywords) == 0 && !hasTime {
 		return nil, nil
 	}
-	b, err := ix.buckets(tx)
-	if err != nil || b == nil {
-		return nil, err
+	var bs buckets
+	b := &bs
+	if !ix.open(tx, b) {
+		return nil, nil
+	}
+	st, err := ix.readStats(b)
+	if err != nil {
+		if hasTime {
+			return nil, err
+		}
+		st = nil // not needed: record ids are then read directly
 	}
 	scopes := roaring.New()
 	for _, sc := range s.Scopes {
-		bm, err := ix.keyword(b, scopePrefix+sc)
+		bm, err := ix.scope(b, sc)
 		if err != nil {
 			return nil, err
 		}
@@ -65,10 +73,6 @@ func (ix *Index) Select(tx *bolt.Tx, s Select) ([]Result, error) {
 		set = scopes
 	}
 	if hasTime {
-		st, err := ix.loadStats(b)
-		if err != nil {
-			return nil, err
-		}
 		from, to := int64(math.MinInt64), int64(math.MaxInt64)
 		if !s.From.IsZero() {
 			from = s.From.UnixNano()
@@ -76,7 +80,11 @@ func (ix *Index) Select(tx *bolt.Tx, s Select) ([]Result, error) {
 		if !s.To.IsZero() {
 			to = s.To.UnixNano()
 		}
-		set.And(timeRange(b, &st, from, to))
+		tr, err := timeRange(b, st, from, to)
+		if err != nil {
+			return nil, err
+		}
+		set.And(tr)
 	}
 	tomb, err := ix.keyword(b, tombKeyword)
 	if err != nil {
@@ -88,23 +96,22 @@ func (ix *Index) Select(tx *bolt.Tx, s Select) ([]Result, error) {
 	var out []Result
 	it := set.ReverseIterator()
 	for it.HasNext() && len(out) < limit {
-		d := it.Next()
-		id, _, err := docID(b, d)
-		if err != nil {
-			return nil, fmt.Errorf("index %s: %w", ix.name, err)
-		}
-		out = append(out, Result{ID: id, Doc: d})
+		out = append(out, Result{Doc: it.Next()})
+	}
+	if err := ix.recordIDs(b, st, out); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
 
 // HasKeyword reports whether any document carries kw.
 func (ix *Index) HasKeyword(tx *bolt.Tx, kw string) bool {
-	b, err := ix.buckets(tx)
-	if err != nil || b == nil {
+	var b buckets
+	if !ix.open(tx, &b) {
 		return false
 	}
-	return b.kwmeta.Get([]byte(kw)) != nil
+	kwmeta, err := b.sub(&b.kwmeta, bKWMeta)
+	return err == nil && kwmeta.Get([]byte(kw)) != nil
 }
 
 // Undelete removes record id's tombstone (after Delete); a live record is
