@@ -3,6 +3,7 @@ package stratagate
 import (
 	"context"
 	"errors"
+	"slices"
 	"fmt"
 	"strconv"
 	"strings"
@@ -173,8 +174,12 @@ func (r *retriever) Retrieve(ctx context.Context, s gate.Step) (gate.Batch, erro
 		var hits []NodeHit
 		if hits, err = r.m.SearchGraphNodes(ctx, q); err == nil {
 			for _, h := range hits {
-				b.Items = append(b.Items, gate.Item{Ref: "n" + strconv.FormatUint(h.ID, 10), NodeID: h.ID, Title: h.Name,
-					Text: h.Name + " (" + h.Kind + "): " + strings.Join(h.Facts, "; "), Facts: h.Facts, Score: h.Score})
+				it := gate.Item{Ref: "n" + strconv.FormatUint(h.ID, 10), NodeID: h.ID, Title: h.Name,
+					Text: h.Name + " (" + h.Kind + "): " + strings.Join(h.Facts, "; "), Facts: h.Facts, Score: h.Score}
+				if err = r.nodeSources(ctx, &it); err != nil {
+					break
+				}
+				b.Items = append(b.Items, it)
 			}
 		}
 	case gate.ExpandEvent, gate.ExpandBlock, gate.ExpandGraphNode:
@@ -244,6 +249,49 @@ func (r *retriever) expand(ctx context.Context, s gate.Step, b *gate.Batch) erro
 			Text: d.Node.Name + " (" + string(d.Node.Kind) + "): " + strings.Join(facts, "; "), Facts: facts})
 	}
 	return nil
+}
+
+// nodeSources gives a node item the provenance of the facts and edges it
+// shows: the messages their source events cite, and the latest mention
+// (with its quote) among those events.
+func (r *retriever) nodeSources(ctx context.Context, it *gate.Item) error {
+	d, err := r.m.ExpandGraphNode(ctx, it.NodeID, time.Time{})
+	if err != nil {
+		return ignoreNotFound(err)
+	}
+	// Only the facts the hit shows (those matching the query first).
+	var evs []uint64
+	for _, f := range d.Facts {
+		if slices.Contains(it.Facts, f.Key+": "+f.Value) {
+			evs = append(evs, f.SourceEventIDs...)
+		}
+	}
+	for _, e := range d.Edges {
+		if e.From == it.NodeID && slices.Contains(it.Facts, e.Relation+": "+e.ToName) {
+			evs = append(evs, e.SourceEventIDs...)
+		}
+	}
+	return r.m.view(func(tx *bolt.Tx) error {
+		for _, id := range evs {
+			c, err := events.Get(tx, id)
+			if err != nil {
+				return ignoreNotFound(err)
+			}
+			for _, mid := range c.SourceMessageIDs {
+				if !slices.Contains(it.MessageIDs, mid) {
+					it.MessageIDs = append(it.MessageIDs, mid)
+				}
+			}
+			if c.Temporal.MentionedAt.After(it.MentionedAt) {
+				it.MentionedAt = c.Temporal.MentionedAt
+				if len(c.Quotes) > 0 {
+					it.Quote = c.Quotes[0]
+				}
+			}
+		}
+		slices.Sort(it.MessageIDs)
+		return nil
+	})
 }
 
 func eventItem(c *events.Card, score float64) gate.Item {

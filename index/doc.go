@@ -10,7 +10,7 @@
 //
 // Everything lives under the top-level bucket "idx.NAME":
 //
-//	meta   "stats"                             → {Docs, Live, Gen, TotalLen[field], MaxSpan}
+//	meta   "stats"                             → {Docs, Live, Gen, TotalLen[field], MaxSpan, Base}
 //	docs   docnum (u32 BE)                     → {ID, Scope, Lens[field], Keywords, Start, End}
 //	ids    record id (u64 BE)                  → docnum (u32 BE)
 //	terms  field (1B) ‖ term                   → version ‖ df u32 ‖ maxTF u16 ‖ gen u64
@@ -28,6 +28,11 @@
 // with tf capped at 65535. Scopes are keywords "\x00s:SCOPE"; tombstones
 // the keyword "\x00tomb". Doc numbers are assigned densely from 1 in Add
 // order.
+//
+// Stats are a msgpack record (version 1). Gen is bumped by every change to
+// the index, Drop included, so it only grows; Base is the Gen an index
+// recreated by Drop started at (omitted while 0, so records written before
+// the field existed read as 0, which they are).
 //
 // # Queries
 //
@@ -52,6 +57,30 @@
 // touches, so a cached entry is never stale for any snapshot, and nothing
 // cached aliases bbolt memory (postings are decoded into fresh slices,
 // bitmaps with UnmarshalBinary, which copies).
+//
+// Because every commit that changes the index bumps the stats generation,
+// a committed state of the index is identified by it. An entry (or the
+// absence of a term or keyword) read in a read-only transaction is marked
+// with that transaction's stats generation; a later query that sees the
+// same stats generation uses the entry without reading the term or keyword
+// record at all. A writable transaction never marks entries (it may roll
+// back, and a later commit reuse its generation numbers), and its own
+// generations are newer than any committed one, so it never matches a
+// mark.
+//
+// The decoded stats record is kept with its raw bytes and reused while the
+// stored bytes are equal. Doc number → record id is kept as an in-memory
+// table, grown from the doc records of read-only transactions only; doc
+// records are never rewritten, so the table only grows, until a Drop
+// starts an incarnation with a new Base (doc numbers restart at 1): the
+// table belongs to one Base, and a transaction of another incarnation
+// reads the doc records directly. A query opens only the sub-buckets it
+// reads, so a warm query opens two (the root and meta) and allocates
+// little beyond its result.
+//
+// These caches assume that an Index value is used with one kv file, and
+// that the index's buckets are only changed through this package (raw
+// writes that bump no generation may be answered from the caches).
 //
 // # Rebuild
 //

@@ -18,14 +18,17 @@ import (
 	"github.com/stratagate/stratagate/internal/sample"
 )
 
-// questions cover the five cases the demo must show: a temporal answer
-// that needs the source message, a changed preference, a list, a tool or
-// project fact from the graph, and one the memory cannot answer.
+// questions cover the cases the demo must show: a temporal answer that
+// needs the source message (the event card has no date; the message's
+// "the day before yesterday" is resolved against its timestamp), a changed
+// preference, a list, current state answered from the graph, a project's
+// tool that changed, and one the memory cannot answer.
 var questions = []string{
 	"When did Mia set up Postgres in Docker Compose?",
 	"Does Mia drink tea or coffee now?",
 	"Which pets does Mia have?",
-	"Which database does Atlas use?",
+	"Where does Leo live now?",
+	"Which package manager does Atlas use now?",
 	"What is the name of Leo's dog?",
 }
 
@@ -34,7 +37,15 @@ func main() {
 	db := flag.String("db", "", "StrataGate file (default: a temporary file, removed afterwards)")
 	all := flag.Bool("all", false, "ask every question of the sample file, with its expected answer")
 	verbose := flag.Bool("blocks", false, "also print each block's L0/L1 and the layered context")
+	var asked []string
+	flag.Func("q", "ask this question instead of the built-in ones (repeatable)", func(s string) error {
+		asked = append(asked, s)
+		return nil
+	})
 	flag.Parse()
+	if len(asked) > 0 {
+		questions = asked
+	}
 	if err := run(*data, *db, *all, *verbose); err != nil {
 		fmt.Fprintln(os.Stderr, "demo:", err)
 		os.Exit(1)
