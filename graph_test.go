@@ -266,3 +266,33 @@ func TestGraphFieldWeights(t *testing.T) {
 	assert.NotContains(t, names, "Mia Chen", "a relation-only match is dropped")
 	_ = graph.KindPerson
 }
+
+// TestGraphAliases: an explicit alias finds the node; a one-word name that
+// is the first name of a speaker of the cited events resolves to that
+// speaker's node (and becomes an alias) instead of creating a new one.
+func TestGraphAliases(t *testing.T) {
+	pm := &projectModel{}
+	pm.fn = func(in *model.ProjectInput) (string, error) {
+		ev := []uint64{in.Events[0].ID}
+		return opsJSON(
+			model.GraphOp{Op: model.OpUpsertNode, Kind: "person", Name: "Melanie Stone", EventIDs: ev},
+			model.GraphOp{Op: model.OpAddAlias, Kind: "person", Name: "Melanie Stone", Alias: "Mel", EventIDs: ev},
+			model.GraphOp{Op: model.OpSetFact, Kind: "person", Name: "Melanie", Key: "hobby", Value: "pottery", EventIDs: ev},
+		), nil
+	}
+	mem, _ := openMem(t, &stratagate.Options{BlockTurns: 1, Model: pm})
+	_, err := mem.Append(ctx, stratagate.Turn{Thread: "t", Messages: []stratagate.Message{
+		{Role: "user", Speaker: "Melanie Stone", Content: "Call me Mel. I started a pottery class yesterday.", At: base},
+	}})
+	require.NoError(t, err)
+	waitIdle(t, mem)
+	hits, err := mem.SearchGraphNodes(ctx, stratagate.Query{Text: "Mel"})
+	require.NoError(t, err)
+	require.Len(t, hits, 1, "one node: the alias and the first name resolve to Melanie Stone")
+	assert.Equal(t, "Melanie Stone", hits[0].Name)
+	d, err := mem.ExpandGraphNode(ctx, hits[0].ID, time.Time{})
+	require.NoError(t, err)
+	assert.ElementsMatch(t, []string{"Mel", "Melanie"}, d.Node.Aliases)
+	require.Len(t, d.Facts, 1)
+	assert.Equal(t, "pottery", d.Facts[0].Value)
+}
