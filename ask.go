@@ -3,8 +3,8 @@ package stratagate
 import (
 	"context"
 	"errors"
-	"slices"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
