@@ -200,11 +200,10 @@ func (ix *Index) buckets(tx *bolt.Tx) (*buckets, error) {
 	if !ix.open(tx, b) {
 		return nil, nil
 	}
-	for _, s := range []struct {
-		p    **bolt.Bucket
-		name []byte
-	}{{&b.meta, bMeta}, {&b.docs, bDocs}, {&b.ids, bIDs}, {&b.terms, bTerms}, {&b.post, bPost}, {&b.kwmeta, bKWMeta}, {&b.kw, bKW}, {&b.time, bTime}} {
-		if _, err := b.sub(s.p, s.name); err != nil {
+	// In subBuckets order.
+	subs := [...]**bolt.Bucket{&b.meta, &b.docs, &b.ids, &b.terms, &b.post, &b.kwmeta, &b.kw, &b.time}
+	for i, p := range subs {
+		if _, err := b.sub(p, subBuckets[i]); err != nil {
 			return nil, err
 		}
 	}

@@ -268,6 +268,9 @@ func (ix *Index) growRIDs(b *buckets, st *stats, need uint32) *ridTable {
 		ids = append(ids, rec.ID)
 		n++
 	}
+	if t != nil && t.base == st.Base && len(ids) == len(t.ids) {
+		return t // no progress (a missing or corrupt record)
+	}
 	nt := &ridTable{base: st.Base, ids: ids}
 	ix.rids.Store(nt)
 	return nt
