@@ -1,12 +1,10 @@
 package heuristic_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -671,27 +669,6 @@ func TestProjectHugeAndInvalidInput(t *testing.T) {
 
 // ---- the sample conversation --------------------------------------------------------
 
-// projSample mirrors testdata/conversation.json (see testdata/README.md);
-// it is decoded strictly, like internal/sample.Load does.
-type projSample struct {
-	Threads []struct {
-		Thread string `json:"thread"`
-		Scope  string `json:"scope"`
-		Turns  []struct {
-			Receipt  string `json:"receipt"`
-			Messages []struct {
-				Role       string    `json:"role"`
-				Speaker    string    `json:"speaker"`
-				At         time.Time `json:"at"`
-				Content    string    `json:"content"`
-				ToolName   string    `json:"tool_name"`
-				ToolCallID string    `json:"tool_call_id"`
-			} `json:"messages"`
-		} `json:"turns"`
-	} `json:"threads"`
-	Questions json.RawMessage `json:"questions"`
-}
-
 // projSampleBatches extracts the sample in blocks of 12 turns (blocks
 // never span threads; neighbours are context) and converts each block's
 // cards into ProjectEvents with ids 1, 2, … as loadBatch in package graph
@@ -699,46 +676,15 @@ type projSample struct {
 // is the cited message's time, and the time text is resolved against it.
 func projSampleBatches(t testing.TB) [][]model.ProjectEvent {
 	t.Helper()
-	data, err := os.ReadFile("../../testdata/conversation.json")
-	require.NoError(t, err)
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	var f projSample
-	require.NoError(t, dec.Decode(&f))
-	type block struct {
-		thread string
-		msgs   []model.DeriveMessage
-	}
-	var blocks []block
-	id := uint64(0)
-	for _, th := range f.Threads {
-		for i := 0; i < len(th.Turns); i += 12 {
-			b := block{thread: th.Thread}
-			for _, tu := range th.Turns[i:min(i+12, len(th.Turns))] {
-				for _, m := range tu.Messages {
-					id++
-					b.msgs = append(b.msgs, model.DeriveMessage{ID: id, Role: m.Role, Speaker: m.Speaker, ToolName: m.ToolName, At: m.At, Content: m.Content})
-				}
-			}
-			blocks = append(blocks, b)
-		}
-	}
 	var batches [][]model.ProjectEvent
 	next := uint64(1)
-	for bi, b := range blocks {
-		in := &model.ExtractInput{BlockID: uint64(bi + 1), Thread: b.thread, Messages: b.msgs}
-		if bi > 0 && blocks[bi-1].thread == b.thread {
-			in.Before = blocks[bi-1].msgs
-		}
-		if bi+1 < len(blocks) && blocks[bi+1].thread == b.thread {
-			in.After = blocks[bi+1].msgs
-		}
+	for _, in := range sampleBlocks(t, 12) {
 		raw, err := heuristic.New().Complete(context.Background(), model.Request{Task: model.TaskExtractEvents, Input: in})
 		require.NoError(t, err)
 		var out model.ExtractOutput
 		require.NoError(t, model.Decode(raw, &out))
 		byID := map[uint64]model.DeriveMessage{}
-		for _, m := range b.msgs {
+		for _, m := range in.Messages {
 			byID[m.ID] = m
 		}
 		var batch []model.ProjectEvent
