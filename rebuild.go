@@ -22,17 +22,19 @@ var ErrIndexMismatch = errors.New("sg: index differs from its source records")
 
 // ensureIndexes creates the index buckets and rebuilds an index whose
 // document count does not match its source (a file written before the
-// index existed, or an index dropped by hand).
+// index existed, or an index dropped by hand) or that was written in an
+// older on-disk layout (index.ErrLayout).
 func (m *Memory) ensureIndexes() error {
 	return m.db.Update(func(tx *bolt.Tx) error {
 		if err := m.raw.Create(tx); err != nil {
 			return err
 		}
 		n, err := m.raw.Count(tx)
-		if err != nil {
+		old := errors.Is(err, index.ErrLayout)
+		if err != nil && !old {
 			return err
 		}
-		if uint64(n) != tx.Bucket(kv.BucketMessages).Sequence() {
+		if old || uint64(n) != tx.Bucket(kv.BucketMessages).Sequence() {
 			m.opts.Logger.Warn("raw index out of date; rebuilding", "indexed", n)
 			if err := rebuildRaw(tx, m.raw); err != nil {
 				return err
@@ -41,10 +43,12 @@ func (m *Memory) ensureIndexes() error {
 		if err := m.events.Create(tx); err != nil {
 			return err
 		}
-		if n, err = m.events.Count(tx); err != nil {
+		n, err = m.events.Count(tx)
+		old = errors.Is(err, index.ErrLayout)
+		if err != nil && !old {
 			return err
 		}
-		if uint64(n) != tx.Bucket(kv.BucketEvents).Sequence() {
+		if old || uint64(n) != tx.Bucket(kv.BucketEvents).Sequence() {
 			m.opts.Logger.Warn("events index out of date; rebuilding", "indexed", n)
 			if err := rebuildEventsFrom(tx, tx, m.events); err != nil {
 				return err
@@ -53,10 +57,12 @@ func (m *Memory) ensureIndexes() error {
 		if err := m.graph.Create(tx); err != nil {
 			return err
 		}
-		if n, err = m.graph.Len(tx); err != nil {
+		n, err = m.graph.Len(tx)
+		old = errors.Is(err, index.ErrLayout)
+		if err != nil && !old {
 			return err
 		}
-		if uint64(n) != tx.Bucket(kv.BucketGraphNodes).Sequence() {
+		if old || uint64(n) != tx.Bucket(kv.BucketGraphNodes).Sequence() {
 			m.opts.Logger.Warn("graph index out of date; rebuilding", "indexed", n)
 			return rebuildGraph(tx, m.graph)
 		}

@@ -12,6 +12,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/stratagate/stratagate/events"
+	"github.com/stratagate/stratagate/index"
 	"github.com/stratagate/stratagate/kv"
 	"github.com/stratagate/stratagate/layers"
 	"github.com/stratagate/stratagate/wal"
@@ -136,15 +137,12 @@ func indexViolation(err error) Violation {
 	rest := strings.ReplaceAll(msg[i:], ErrIndexMismatch.Error()+": ", "")
 	path, after, _ := strings.Cut(rest, ": ")
 	v.Detail = rest
-	name, sub, _ := strings.Cut(strings.TrimPrefix(path, "idx."), "/")
+	name, _, _ := strings.Cut(strings.TrimPrefix(path, "idx."), "/")
 	v.Check = "index." + name
 	v.Key = path
 	if j := strings.Index(after, `key "`); j >= 0 {
 		if quoted, err := strconv.QuotedPrefix(after[j+len("key "):]); err == nil {
 			v.Key = path + " " + quoted
-			if raw, err := strconv.Unquote(quoted); err == nil && sub == "ids" && len(raw) == 8 {
-				v.ID = kv.ID([]byte(raw)) // the ids sub-bucket is keyed by record id
-			}
 		}
 	}
 	return v
@@ -726,39 +724,53 @@ func (v *verifier) pendingBlocksPass() error {
 
 // rawIndexIDsPass checks that every record id of the raw index is a stored
 // message.
+// It also checks the converse, that every stored message is indexed.
 func (v *verifier) rawIndexIDsPass() error {
-	return v.indexIDs(v.m.raw.Name(), "message", len(v.msgs) > 0, func(id uint64) bool { return v.msgs[id] != nil })
+	if err := v.indexIDs(v.m.raw, "message", len(v.msgs) > 0, func(id uint64) bool { return v.msgs[id] != nil }); err != nil {
+		return err
+	}
+	if v.tx.Bucket([]byte(v.m.raw.Name())) == nil {
+		return nil
+	}
+	for _, id := range sortedMapKeys(v.msgs) {
+		if err := v.tick("index.raw.messages"); err != nil {
+			return err
+		}
+		if _, ok := v.m.raw.Lookup(v.tx, id); !ok {
+			v.fail("index.raw", id, v.m.raw.Name()+"/ids", "message %d is not in the raw index", id)
+		}
+	}
+	return nil
 }
 
-// indexIDs checks that every record id indexed in the index bucket name
-// (its "ids" sub-bucket: record id → doc number, see index/format.go) is a
-// stored record of kind what. needed says whether the index must exist.
-func (v *verifier) indexIDs(name, what string, needed bool, exists func(id uint64) bool) error {
+// indexIDs checks that every record id indexed by ix (its ids table:
+// record id → doc number, see index/doc.go) is a stored record of kind
+// what. needed says whether the index must exist.
+func (v *verifier) indexIDs(ix *index.Index, what string, needed bool, exists func(id uint64) bool) error {
+	name := ix.Name()
 	check := "index." + strings.TrimPrefix(name, "idx.")
 	family := check + ".ids"
 	v.rep.Checked[family] += 0
-	root := v.tx.Bucket([]byte(name))
-	if root == nil {
+	if v.tx.Bucket([]byte(name)) == nil {
 		if needed {
 			v.fail(check, 0, name, "index bucket %q is missing (a writable Open rebuilds it)", name)
 		}
 		return nil
 	}
-	ids := root.Bucket([]byte("ids"))
-	if ids == nil {
-		v.fail(check, 0, name+"/ids", "index %q has no ids sub-bucket", name)
-		return nil
-	}
-	c := ids.Cursor()
-	for k, _ := c.First(); k != nil; k, _ = c.Next() {
+	err := ix.ForEachID(v.tx, func(id uint64, doc uint32) error {
 		if err := v.tick(family); err != nil {
 			return err
 		}
-		if id := kv.ID(k); id == 0 || !exists(id) {
-			v.fail(family, id, name+"/ids", "index %q holds record %d (key %x), which is not a stored %s", name, id, k, what)
+		if !exists(id) {
+			v.fail(family, id, name+"/ids", "index %q holds record %d (doc %d), which is not a stored %s", name, id, doc, what)
 		}
+		return nil
+	})
+	if errors.Is(err, kv.ErrCorrupt) || errors.Is(err, index.ErrLayout) {
+		v.fail(check, 0, name+"/ids", "index %q: %v", name, err)
+		return nil
 	}
-	return nil
+	return err
 }
 
 func sortedMapKeys[K uint64 | string, V any](m map[K]V) []K {

@@ -168,7 +168,7 @@ func (v *verifier) usePass() error {
 }
 
 func (v *verifier) eventsIndexIDsPass() error {
-	return v.indexIDs(v.m.events.Name(), "event", len(v.cards) > 0, func(id uint64) bool { return v.cards[id] != nil })
+	return v.indexIDs(v.m.events, "event", len(v.cards) > 0, func(id uint64) bool { return v.cards[id] != nil })
 }
 
 func clipText(s string) string {

@@ -60,5 +60,5 @@ func (v *verifier) graphPass() error {
 			v.fail("index.graph", id, "", "node %d is not in the graph index", id)
 		}
 	}
-	return v.indexIDs(v.m.graph.Name(), "graph node", len(nodes) > 0, func(id uint64) bool { return nodes[id] })
+	return v.indexIDs(v.m.graph, "graph node", len(nodes) > 0, func(id uint64) bool { return nodes[id] })
 }

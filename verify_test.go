@@ -2,6 +2,7 @@ package stratagate_test
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"io"
 	"os"
@@ -170,7 +171,30 @@ func TestVerifyDetectsDamage(t *testing.T) {
 
 	t.Run("index id entry deleted", func(t *testing.T) {
 		path := damagedCopy(t, src, func(tx *bolt.Tx) error {
-			return tx.Bucket([]byte("idx.raw")).Bucket([]byte("ids")).Delete(kv.Key(msgID))
+			// The ids table is chunked (see index/doc.go): chunk msgID>>6
+			// holds (id&63 byte, varint doc delta) entries after a version
+			// byte. Rewrite it without msgID's entry.
+			ids := tx.Bucket([]byte("idx.raw")).Bucket([]byte("ids"))
+			k := kv.Key(msgID >> 6)
+			v := ids.Get(k)
+			require.NotNil(t, v)
+			out := []byte{v[0]}
+			var doc, prev int64
+			for p := 1; p < len(v); {
+				low := v[p]
+				delta, n := binary.Varint(v[p+1:])
+				require.Positive(t, n)
+				p += 1 + n
+				doc += delta
+				if uint64(low) == msgID&63 {
+					continue
+				}
+				out = append(out, low)
+				out = binary.AppendVarint(out, doc-prev)
+				prev = doc
+			}
+			require.Less(t, len(out), len(v))
+			return ids.Put(k, out)
 		})
 		rep := verifyFile(t, path)
 		assert.False(t, rep.OK)
@@ -181,7 +205,7 @@ func TestVerifyDetectsDamage(t *testing.T) {
 
 	t.Run("index id without a message", func(t *testing.T) {
 		path := damagedCopy(t, src, func(tx *bolt.Tx) error {
-			return tx.Bucket([]byte("idx.raw")).Bucket([]byte("ids")).Put(kv.Key(9999), []byte{0, 0, 0, 1})
+			return tx.Bucket([]byte("idx.raw")).Bucket([]byte("ids")).Put(kv.Key(9999>>6), []byte{2, 9999 & 63, 2}) // id 9999 → doc 1
 		})
 		rep := verifyFile(t, path)
 		assert.False(t, rep.OK)

@@ -117,7 +117,7 @@ func TestBugKeywordPrefixCollision(t *testing.T) {
 	db := openDB(t)
 	ix := index.New("a", oneField, index.Options{})
 	var docs []index.Doc
-	for id := uint64(1); id <= 300; id++ { // doc numbers 1..300: chunks 0 and 1
+	for id := uint64(1); id <= 4200; id++ { // doc numbers 1..4200: keyword chunks 0 and 1
 		docs = append(docs, index.Doc{ID: id, Scope: "s", Fields: [][]string{words("x")}, Keywords: []string{"k"}})
 	}
 	addAll(t, db, ix, docs...)
@@ -128,8 +128,8 @@ func TestBugKeywordPrefixCollision(t *testing.T) {
 		return err
 	})
 	assert.ErrorIs(t, err, index.ErrSchema)
-	got := search(t, db, ix, index.Query{Terms: words("x"), Scopes: []string{"s"}, Keywords: []string{"k"}, K: 1000})
-	assert.Equal(t, 300, len(got), "both keyword chunks are read")
+	got := search(t, db, ix, index.Query{Terms: words("x"), Scopes: []string{"s"}, Keywords: []string{"k"}, K: 5000})
+	assert.Equal(t, 4200, len(got), "both keyword chunks are read")
 }
 
 // For a single-field index Search scores with bm25.DefaultParams and
@@ -147,12 +147,13 @@ func TestBugSingleFieldIgnoresB(t *testing.T) {
 }
 
 // A corrupt doc record makes Search fail with an error that does not wrap
-// kv.ErrCorrupt (docID discards the decode error).
+// kv.ErrCorrupt (docID discards the decode error). Doc 1 is the first
+// entry of docs chunk 0.
 func TestBugCorruptDocRecordNotErrCorrupt(t *testing.T) {
 	db := openDB(t)
 	ix := index.New("a", oneField, index.Options{})
 	addAll(t, db, ix, index.Doc{ID: 1, Scope: "s", Fields: [][]string{words("x")}})
-	putRaw(t, db, "a", "docs", binary.BigEndian.AppendUint32(nil, 1), []byte{1, 0xc1})
+	putRaw(t, db, "a", "docs", binary.BigEndian.AppendUint32(nil, 0), []byte{2, 0xc1})
 	err := db.View(func(tx *bolt.Tx) error {
 		_, err := ix.Search(tx, index.Query{Terms: words("x"), Scopes: []string{"s"}})
 		return err
@@ -162,7 +163,7 @@ func TestBugCorruptDocRecordNotErrCorrupt(t *testing.T) {
 }
 
 // A term record with a huge document frequency makes term() allocate
-// DF-sized slices before reading a single chunk: a 15-byte corruption with
+// DF-sized slices before reading a single block: a 23-byte corruption with
 // DF = 2^32-1 asks for ~40 GB and kills the process (fatal OOM, not
 // recoverable) instead of returning kv.ErrCorrupt. Reproduced safely with
 // DF = 50M: a one-posting term then allocates ~500 MB.
@@ -170,11 +171,13 @@ func TestBugCorruptDFAllocation(t *testing.T) {
 	db := openDB(t)
 	ix := index.New("a", oneField, index.Options{CacheEntries: -1})
 	addAll(t, db, ix, index.Doc{ID: 1, Scope: "s", Fields: [][]string{words("x")}})
-	rec := make([]byte, 15)
-	rec[0] = 1
+	rec := make([]byte, 23)
+	rec[0] = 2
 	binary.BigEndian.PutUint32(rec[1:], 50_000_000) // DF
 	binary.BigEndian.PutUint16(rec[5:], 1)          // maxTF
-	binary.BigEndian.PutUint64(rec[7:], 1)          // gen
+	binary.BigEndian.PutUint32(rec[7:], 1)          // last doc
+	binary.BigEndian.PutUint32(rec[11:], 1)         // last block
+	binary.BigEndian.PutUint64(rec[15:], 1)         // gen
 	putRaw(t, db, "a", "terms", append([]byte{0}, 'x'), rec)
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)

@@ -1,33 +1,48 @@
 // Package index is StrataGate's persisted inverted index, shared by every
 // search channel (raw messages, event cards, graph nodes). It stores, per
-// field, term → posting list (doc numbers in a roaring bitmap, term
-// frequencies, field lengths), doc number → record id, corpus statistics,
+// field, term → posting list (doc numbers, term frequencies and field
+// lengths in compact blocks), doc number → record id, corpus statistics,
 // exact-match keyword bitmaps (scopes, participants, types, threads), a
 // tombstone bitmap and a time index, all inside the caller's bbolt
 // transaction so that a record and its index entries commit together.
 //
 // # Layout
 //
-// Everything lives under the top-level bucket "idx.NAME":
+// Everything lives under the top-level bucket "idx.NAME" (layout 2; the
+// stats record names it, and an index of another layout answers ErrLayout
+// until it is rebuilt):
 //
-//	meta   "stats"                             → {Docs, Live, Gen, TotalLen[field], MaxSpan, Base}
-//	docs   docnum (u32 BE)                     → {ID, Scope, Lens[field], Keywords, Start, End}
-//	ids    record id (u64 BE)                  → docnum (u32 BE)
-//	terms  field (1B) ‖ term                   → version ‖ df u32 ‖ maxTF u16 ‖ gen u64
-//	post   field (1B) ‖ term ‖ 0x00 ‖ chunk u32 → posting chunk
-//	kwmeta keyword                             → version ‖ count u32 ‖ gen u64
-//	kw     keyword ‖ 0x00 ‖ chunk u32          → version ‖ roaring bitmap
-//	time   start ns (u64 BE, sign flipped) ‖ docnum → end ns (u64 BE)
+//	meta   "stats"                               → {Docs, Live, Gen, TotalLen[field], MaxSpan, Base, Layout}
+//	docs   (doc-1)>>6 (u32 BE)                   → version ‖ 64 × record id (varint delta from the previous)
+//	ids    record id>>6 (u64 BE)                 → version ‖ (id&63 byte ‖ doc varint delta)*, sorted
+//	terms  field (1B) ‖ term                     → version ‖ df u32 ‖ maxTF u16 ‖ last doc u32 ‖ last block u32 ‖ gen u64
+//	post   field (1B) ‖ term ‖ 0x00 ‖ first doc  → posting block (see format.go)
+//	kwmeta keyword                               → version ‖ count u32 ‖ gen u64
+//	kw     keyword ‖ 0x00 ‖ chunk u32            → version ‖ roaring bitmap of docs chunk<<12 …
+//	time   window u64 ‖ first doc u32            → version ‖ (start-window uvarint ‖ end-start uvarint ‖ doc uvarint)*
 //
-// A chunk covers 256 consecutive doc numbers, so adding a document
-// rewrites one small chunk per term instead of a whole posting list. A
-// posting chunk is
+// Per-document tables are chunked, because a bbolt key costs 16 bytes of
+// page header plus the key, more than the entry itself: 64 docs share a
+// docs chunk (doc numbers are dense, so entry i is doc chunk·64+i+1), 64
+// record ids an ids chunk, and the time index keeps, per window of 2^44 ns
+// (about 4.9 hours; the window is start>>44 with the sign bit flipped),
+// blocks of up to 512 bytes of entries in insertion order (a range query
+// filters every entry of the windows it scans, so order inside a window
+// does not matter).
 //
-//	version (1) ‖ n (u16) ‖ roaring length (u32) ‖ roaring bitmap ‖ n × tf (u16) ‖ n × field length (u32)
+// A posting block holds a run of one term's postings, up to 512 bytes:
+// doc gaps and (length, tf) pairs as uvarints, two bytes plus the gap for
+// a field shorter than 32 terms with tf ≤ 3. Doc numbers are assigned
+// densely from 1 in Add order, so a new posting always goes to the term's
+// last block (found from the term record, without a cursor) by copying its
+// bytes and appending, with no decoding; a full block is never written
+// again. Scopes are keywords "\x00s:SCOPE"; tombstones the keyword
+// "\x00tomb". Keyword bitmaps are chunked by 4096 doc numbers.
 //
-// with tf capped at 65535. Scopes are keywords "\x00s:SCOPE"; tombstones
-// the keyword "\x00tomb". Doc numbers are assigned densely from 1 in Add
-// order.
+// The docs table is written with bbolt's FillPercent 1 (only its last
+// chunk changes), ids and time with 0.95 (keys mostly grow), posting and
+// term records with bbolt's default 0.5 (they are written all over the key
+// space; fuller pages there split more often and end emptier).
 //
 // Stats are a msgpack record (version 1). Gen is bumped by every change to
 // the index, Drop included, so it only grows; Base is the Gen an index

@@ -13,13 +13,13 @@ import (
 // See doc.go for the on-disk layout.
 
 const (
-	chunkShift = 8
-	chunkSize  = 1 << chunkShift
+	// A keyword bitmap chunk covers 4096 doc numbers.
+	chunkShift = 12
 
 	statsVersion   byte = 1
 	docVersion     byte = 1
-	termVersion    byte = 1
-	postingVersion byte = 1
+	termVersion    byte = 2
+	postingVersion byte = 2
 	kwVersion      byte = 1
 )
 
@@ -51,34 +51,38 @@ type stats struct {
 	// a transaction sees. Omitted when 0 (records written before it
 	// existed decode as 0, which they are).
 	Base uint64 `msgpack:"b,omitempty"`
+	// Layout is the on-disk layout of the index's postings and per-doc
+	// tables (see doc.go): layout (2) for everything written now. Indexes
+	// written before the field existed read as 0 (the layout with one key
+	// per document and 256-doc posting chunks) and must be rebuilt.
+	Layout uint8 `msgpack:"f,omitempty"`
 }
 
-// docRecord is what the index keeps per document.
-type docRecord struct {
-	ID       uint64   `msgpack:"i"`
-	Scope    string   `msgpack:"s"`
-	Lens     []uint32 `msgpack:"l"`
-	Keywords []string `msgpack:"k,omitempty"`
-	Start    int64    `msgpack:"a,omitempty"`
-	End      int64    `msgpack:"b,omitempty"`
-	HasTime  bool     `msgpack:"h,omitempty"`
-}
+// layout is the current index layout (stats.Layout).
+const layout = 2
 
-// termRecord is fixed-width: version, df u32, maxTF u16, gen u64.
+// termRecord is fixed-width: version, df u32, maxTF u16, last u32 (the
+// newest doc with the term), block u32 (the first doc of the term's last
+// posting block, where the next posting goes), gen u64 (last, so that
+// Compare can drop it).
 type termRecord struct {
 	DF    uint32
 	MaxTF uint16
+	Last  uint32
+	Block uint32
 	Gen   uint64
 }
 
-const termRecordLen = 1 + 4 + 2 + 8
+const termRecordLen = 1 + 4 + 2 + 4 + 4 + 8
 
 func (r termRecord) encode() []byte {
 	b := make([]byte, termRecordLen)
 	b[0] = termVersion
 	binary.BigEndian.PutUint32(b[1:], r.DF)
 	binary.BigEndian.PutUint16(b[5:], r.MaxTF)
-	binary.BigEndian.PutUint64(b[7:], r.Gen)
+	binary.BigEndian.PutUint32(b[7:], r.Last)
+	binary.BigEndian.PutUint32(b[11:], r.Block)
+	binary.BigEndian.PutUint64(b[15:], r.Gen)
 	return b
 }
 
@@ -89,7 +93,9 @@ func decodeTermRecord(b []byte) (termRecord, error) {
 	return termRecord{
 		DF:    binary.BigEndian.Uint32(b[1:]),
 		MaxTF: binary.BigEndian.Uint16(b[5:]),
-		Gen:   binary.BigEndian.Uint64(b[7:]),
+		Last:  binary.BigEndian.Uint32(b[7:]),
+		Block: binary.BigEndian.Uint32(b[11:]),
+		Gen:   binary.BigEndian.Uint64(b[15:]),
 	}, nil
 }
 
@@ -123,87 +129,88 @@ func first(b []byte) any {
 	return b[0]
 }
 
-// chunk is one decoded posting chunk: sorted doc numbers with their term
-// frequencies and field lengths. On disk:
-//
-//	+---------+---------+----------------+-----------------+------------+-------------+
-//	| version | n (u16) | roaring length | roaring bitmap  | tf n×u16   | len n×u32   |
-//	| 1 byte  | BE      | u32 BE         | (portable fmt)  | BE         | BE          |
-//	+---------+---------+----------------+-----------------+------------+-------------+
-//
-// tf is capped at 65535 (BM25 saturates long before that).
+// chunk is a decoded posting list (or part of one): sorted doc numbers
+// with their term frequencies and field lengths.
 type chunk struct {
 	docs []uint32
 	tfs  []uint16
 	lens []uint32
 }
 
-func (c *chunk) encode() ([]byte, error) {
-	bm := roaring.New()
-	bm.AddMany(c.docs)
-	bm.RunOptimize()
-	var rb bytes.Buffer
-	if _, err := bm.WriteTo(&rb); err != nil {
-		return nil, err
+// A posting block holds consecutive postings of one term in one field,
+// keyed by its first doc number. On disk:
+//
+//	+---------+---------------------------------------------------------+
+//	| version | posting*                                                 |
+//	| 1 byte  | doc delta uvarint ‖ length<<2|min(tf-1, 3) uvarint ‖     |
+//	|         | (tf-4 uvarint, only when tf ≥ 4)                         |
+//	+---------+---------------------------------------------------------+
+//
+// The first posting's delta is 0 (its doc is the key's); every later
+// delta is > 0 (the gap to the previous doc). tf is 1..65535 (capped by
+// Add: BM25 saturates long before), length is the field length; a posting
+// of a field shorter than 32 terms with tf ≤ 3 takes two bytes plus its
+// gap. Doc numbers only grow, so a new posting is appended to the term's
+// last block (its bytes copied and the posting added, no decoding) until
+// the block reaches blockBytes; the next posting starts a new block.
+const blockBytes = 512
+
+// appendPosting appends one posting to a block value.
+func appendPosting(v []byte, delta uint32, tf uint16, l uint32) []byte {
+	v = binary.AppendUvarint(v, uint64(delta))
+	t := uint64(tf - 1)
+	v = binary.AppendUvarint(v, uint64(l)<<2|min(t, 3))
+	if t >= 3 {
+		v = binary.AppendUvarint(v, t-3)
 	}
-	n := len(c.docs)
-	out := make([]byte, 0, 7+rb.Len()+6*n)
-	out = append(out, postingVersion)
-	out = binary.BigEndian.AppendUint16(out, uint16(n))
-	out = binary.BigEndian.AppendUint32(out, uint32(rb.Len()))
-	out = append(out, rb.Bytes()...)
-	for _, tf := range c.tfs {
-		out = binary.BigEndian.AppendUint16(out, tf)
-	}
-	for _, l := range c.lens {
-		out = binary.BigEndian.AppendUint32(out, l)
-	}
-	return out, nil
+	return v
 }
 
-// decodeChunk appends a chunk's postings to dst. It copies: nothing it
-// returns aliases b (which may be bbolt memory).
-func decodeChunk(b []byte, dst *chunk) error {
-	bad := func(why string) error { return fmt.Errorf("index: %w: posting chunk: %s", kv.ErrCorrupt, why) }
-	if len(b) < 7 || b[0] != postingVersion {
+// decodeBlock appends the postings of the block keyed by first doc to dst,
+// checking that they continue dst (first > after when dst is not empty).
+// It copies: nothing it returns aliases b (which may be bbolt memory).
+func decodeBlock(first uint32, b []byte, dst *chunk) error {
+	bad := func(why string) error {
+		return fmt.Errorf("index: %w: posting block %d: %s", kv.ErrCorrupt, first, why)
+	}
+	if len(b) < 3 || b[0] != postingVersion {
 		return bad("header")
 	}
-	n := int(binary.BigEndian.Uint16(b[1:]))
-	rl := int(binary.BigEndian.Uint32(b[3:]))
-	if n == 0 || n > chunkSize || 7+rl+6*n != len(b) {
-		return bad("length")
+	if n := len(dst.docs); n > 0 && first <= dst.docs[n-1] {
+		return bad("out of order")
 	}
-	bm := roaring.New()
-	if err := bm.UnmarshalBinary(b[7 : 7+rl]); err != nil { // copies
-		return bad(err.Error())
-	}
-	if int(bm.GetCardinality()) != n {
-		return bad("cardinality")
-	}
-	start := len(dst.docs)
-	dst.docs = slicesGrow(dst.docs, n)
-	it := bm.Iterator()
-	for i := start; it.HasNext(); i++ {
-		dst.docs[i] = it.Next()
-	}
-	p := 7 + rl
-	for i := 0; i < n; i++ {
-		dst.tfs = append(dst.tfs, binary.BigEndian.Uint16(b[p+2*i:]))
-	}
-	p += 2 * n
-	for i := 0; i < n; i++ {
-		dst.lens = append(dst.lens, binary.BigEndian.Uint32(b[p+4*i:]))
+	d := uint64(first)
+	for p, i := 1, 0; p < len(b); i++ {
+		delta, n := binary.Uvarint(b[p:])
+		if n <= 0 {
+			return bad("doc delta")
+		}
+		p += n
+		x, n := binary.Uvarint(b[p:])
+		if n <= 0 || x>>2 > 1<<32-1 {
+			return bad("length")
+		}
+		p += n
+		l, tf := x>>2, x&3+1
+		if tf == 4 {
+			more, n := binary.Uvarint(b[p:])
+			if n <= 0 || more > 65535-4 {
+				return bad("tf")
+			}
+			p += n
+			tf += more
+		}
+		if (i == 0) != (delta == 0) {
+			return bad("doc delta")
+		}
+		if d += delta; d > 1<<32-1 {
+			return bad("doc number")
+		}
+		dst.docs = append(dst.docs, uint32(d))
+		dst.tfs = append(dst.tfs, uint16(tf))
+		dst.lens = append(dst.lens, uint32(l))
 	}
 	return nil
-}
-
-func slicesGrow(s []uint32, n int) []uint32 {
-	if cap(s)-len(s) < n {
-		ns := make([]uint32, len(s), len(s)+n+len(s)/2)
-		copy(ns, s)
-		s = ns
-	}
-	return s[:len(s)+n]
 }
 
 func encodeBitmap(bm *roaring.Bitmap) ([]byte, error) {
@@ -234,29 +241,15 @@ func termKey(dst []byte, field uint8, term string) []byte {
 	return append(dst, term...)
 }
 
-func postKey(dst []byte, field uint8, term string, ch uint32) []byte {
+// postKey is the key of the posting block of term starting at doc first.
+func postKey(dst []byte, field uint8, term string, first uint32) []byte {
 	dst = termKey(dst, field, term)
 	dst = append(dst, 0)
-	return binary.BigEndian.AppendUint32(dst, ch)
+	return binary.BigEndian.AppendUint32(dst, first)
 }
 
 func kwKey(dst []byte, kw string, ch uint32) []byte {
 	dst = append(dst[:0], kw...)
 	dst = append(dst, 0)
 	return binary.BigEndian.AppendUint32(dst, ch)
-}
-
-func docKey(d uint32) []byte { return binary.BigEndian.AppendUint32(nil, d) }
-
-// timeKey orders signed nanoseconds correctly as bytes.
-func timeKey(start int64, d uint32) []byte {
-	k := binary.BigEndian.AppendUint64(nil, uint64(start)^(1<<63))
-	return binary.BigEndian.AppendUint32(k, d)
-}
-
-func timeKeyStart(k []byte) int64 { return int64(binary.BigEndian.Uint64(k) ^ (1 << 63)) }
-
-func decodeDocRecord(v []byte, rec *docRecord) error {
-	_, err := kv.Decode(v, rec, docVersion)
-	return err
 }

@@ -2,7 +2,6 @@ package index
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"slices"
@@ -26,6 +25,10 @@ var (
 	// ErrSchema is returned for a document or query that does not fit the
 	// index's fields.
 	ErrSchema = errors.New("sg: document does not match index fields")
+	// ErrLayout is returned when the stored index was written in an older
+	// on-disk layout: it must be rebuilt from its source records (Drop, then
+	// Add everything; StrataGate's Open does this itself).
+	ErrLayout = errors.New("sg: index written in an older layout; rebuild it")
 )
 
 // Reserved keyword prefixes. Callers' keywords must not start with 0x00.
@@ -132,7 +135,7 @@ func (ix *Index) Drop(tx *bolt.Tx) error {
 		return err
 	}
 	st, err := ix.loadStats(b)
-	if err != nil {
+	if err != nil && !errors.Is(err, ErrLayout) {
 		return err
 	}
 	if err := tx.DeleteBucket(ix.name); err != nil {
@@ -150,7 +153,7 @@ func (ix *Index) Drop(tx *bolt.Tx) error {
 	}
 	// Base marks the new incarnation: doc numbers restart at 1, and the doc
 	// number → record id table must not mix them with the old ones.
-	return ix.saveStats(nb, &stats{Gen: st.Gen + 1, Base: st.Gen + 1, TotalLen: make([]uint64, len(ix.fields))})
+	return ix.saveStats(nb, &stats{Gen: st.Gen + 1, Base: st.Gen + 1, TotalLen: make([]uint64, len(ix.fields)), Layout: layout})
 }
 
 // buckets is the index's sub-buckets in one transaction. Write paths open
@@ -207,6 +210,16 @@ func (ix *Index) buckets(tx *bolt.Tx) (*buckets, error) {
 			return nil, err
 		}
 	}
+	if tx.Writable() {
+		// bbolt splits pages at FillPercent when it writes them at commit.
+		// Doc numbers only grow, so only the last docs chunk is written to;
+		// record ids and times mostly grow too (messages, cards). Posting
+		// and term records are added all over the key space and keep
+		// bbolt's default (fuller pages there split more often and end
+		// emptier: measured).
+		b.docs.FillPercent = 1
+		b.ids.FillPercent, b.time.FillPercent = 0.95, 0.95
+	}
 	return b, nil
 }
 
@@ -250,10 +263,15 @@ func (ix *Index) decodeStats(v []byte) (stats, error) {
 	var st stats
 	if v == nil {
 		st.TotalLen = make([]uint64, len(ix.fields))
+		st.Layout = layout
 		return st, nil
 	}
 	if _, err := kv.Decode(v, &st, statsVersion); err != nil {
 		return st, fmt.Errorf("index %s: stats: %w", ix.name, err)
+	}
+	if st.Layout != layout {
+		// st is returned too: Drop keeps its generation.
+		return st, fmt.Errorf("index %s: %w (layout %d, current %d)", ix.name, ErrLayout, st.Layout, layout)
 	}
 	if len(st.TotalLen) != len(ix.fields) {
 		return st, fmt.Errorf("index %s: %w: stats for %d fields, index has %d", ix.name, ErrSchema, len(st.TotalLen), len(ix.fields))
@@ -324,7 +342,9 @@ func (ix *Index) Add(tx *bolt.Tx, doc Doc) (uint32, error) {
 	if err != nil {
 		return 0, err
 	}
-	if b.ids.Get(kv.Key(doc.ID)) != nil {
+	if _, ok, err := lookupID(b.ids, doc.ID); err != nil {
+		return 0, fmt.Errorf("index %s: %w", ix.name, err)
+	} else if ok {
 		return 0, fmt.Errorf("index %s: %w: record %d", ix.name, ErrDuplicate, doc.ID)
 	}
 	st, err := ix.loadStats(b)
@@ -338,15 +358,13 @@ func (ix *Index) Add(tx *bolt.Tx, doc Doc) (uint32, error) {
 	st.Live++
 	st.Gen++
 	d := st.Docs // doc numbers start at 1
-	rec := docRecord{ID: doc.ID, Scope: doc.Scope, Lens: make([]uint32, len(ix.fields)), Keywords: doc.Keywords}
 	var key []byte
 	for f, terms := range doc.Fields {
-		rec.Lens[f] = uint32(len(terms))
 		st.TotalLen[f] += uint64(len(terms))
 		tfs := countTerms(terms)
 		for _, tt := range tfs {
 			key = termKey(key, uint8(f), tt.term)
-			if err := ix.addPosting(b, key, uint8(f), tt.term, d, tt.tf, rec.Lens[f], st.Gen); err != nil {
+			if err := ix.addPosting(b, key, uint8(f), tt.term, d, tt.tf, uint32(len(terms)), st.Gen); err != nil {
 				return 0, err
 			}
 		}
@@ -364,22 +382,17 @@ func (ix *Index) Add(tx *bolt.Tx, doc Doc) (uint32, error) {
 		if end.IsZero() || end.Before(doc.Start) {
 			end = doc.Start
 		}
-		rec.Start, rec.End, rec.HasTime = doc.Start.UnixNano(), end.UnixNano(), true
-		st.MaxSpan = max(st.MaxSpan, rec.End-rec.Start)
-		if err := b.time.Put(timeKey(rec.Start, d), binary.BigEndian.AppendUint64(nil, uint64(rec.End))); err != nil {
-			return 0, err
+		startNS, endNS := doc.Start.UnixNano(), end.UnixNano()
+		st.MaxSpan = max(st.MaxSpan, endNS-startNS)
+		if err := addTime(b.time, d, startNS, endNS); err != nil {
+			return 0, fmt.Errorf("index %s: %w", ix.name, err)
 		}
 	}
-	v, err := kv.Encode(docVersion, &rec)
-	if err != nil {
-		return 0, err
+	if err := appendDoc(b.docs, d, doc.ID); err != nil {
+		return 0, fmt.Errorf("index %s: %w", ix.name, err)
 	}
-	b.docs.FillPercent = 0.9
-	if err := b.docs.Put(docKey(d), v); err != nil {
-		return 0, err
-	}
-	if err := b.ids.Put(kv.Key(doc.ID), docKey(d)); err != nil {
-		return 0, err
+	if err := putID(b.ids, doc.ID, d); err != nil {
+		return 0, fmt.Errorf("index %s: %w", ix.name, err)
 	}
 	return d, ix.saveStats(b, &st)
 }
@@ -414,30 +427,31 @@ func (ix *Index) addPosting(b *buckets, tkey []byte, field uint8, term string, d
 			return err
 		}
 	}
+	var v []byte
+	if tr.DF > 0 {
+		if d <= tr.Last {
+			return fmt.Errorf("index %s: %w: doc %d not after %d", ix.name, kv.ErrCorrupt, d, tr.Last)
+		}
+		old := b.post.Get(postKey(nil, field, term, tr.Block))
+		if len(old) < 3 || old[0] != postingVersion {
+			return fmt.Errorf("index %s: %w: term %q: last posting block %d missing or bad", ix.name, kv.ErrCorrupt, term, tr.Block)
+		}
+		if len(old) < blockBytes {
+			v = appendPosting(append(make([]byte, 0, len(old)+12), old...), d-tr.Last, tf, l)
+		}
+	}
+	if v == nil {
+		tr.Block = d
+		v = appendPosting(append(make([]byte, 0, 16), postingVersion), 0, tf, l)
+	}
 	tr.DF++
 	tr.MaxTF = max(tr.MaxTF, tf)
+	tr.Last = d
 	tr.Gen = gen
 	if err := b.terms.Put(tkey, tr.encode()); err != nil {
 		return err
 	}
-	pk := postKey(nil, field, term, d>>chunkShift)
-	var c chunk
-	if v := b.post.Get(pk); v != nil {
-		if err := decodeChunk(v, &c); err != nil {
-			return err
-		}
-	}
-	if n := len(c.docs); n > 0 && c.docs[n-1] >= d {
-		return fmt.Errorf("index %s: %w: doc %d not after %d", ix.name, kv.ErrCorrupt, d, c.docs[n-1])
-	}
-	c.docs = append(c.docs, d)
-	c.tfs = append(c.tfs, tf)
-	c.lens = append(c.lens, l)
-	v, err := c.encode()
-	if err != nil {
-		return err
-	}
-	return b.post.Put(pk, v)
+	return b.post.Put(postKey(nil, field, term, tr.Block), v)
 }
 
 func (ix *Index) addKeyword(b *buckets, kw string, d uint32, gen uint64) error {
@@ -479,11 +493,13 @@ func (ix *Index) Delete(tx *bolt.Tx, id uint64) error {
 	if b == nil {
 		return fmt.Errorf("index %s: record %d: %w", ix.name, id, kv.ErrNotFound)
 	}
-	dv := b.ids.Get(kv.Key(id))
-	if dv == nil {
+	d, ok, err := lookupID(b.ids, id)
+	if err != nil {
+		return fmt.Errorf("index %s: %w", ix.name, err)
+	}
+	if !ok {
 		return fmt.Errorf("index %s: record %d: %w", ix.name, id, kv.ErrNotFound)
 	}
-	d := binary.BigEndian.Uint32(dv)
 	tomb, err := ix.keyword(b, tombKeyword)
 	if err != nil {
 		return err
@@ -526,11 +542,27 @@ func (ix *Index) Lookup(tx *bolt.Tx, id uint64) (uint32, bool) {
 	if err != nil {
 		return 0, false
 	}
-	v := ids.Get(kv.Key(id))
-	if len(v) != 4 {
-		return 0, false
+	d, ok, err := lookupID(ids, id)
+	return d, ok && err == nil
+}
+
+// ForEachID calls fn with every record id in the index and its current doc
+// number, in id order (auditing: every indexed id must be a stored
+// record). A corrupt ids chunk stops the walk with an error wrapping
+// kv.ErrCorrupt.
+func (ix *Index) ForEachID(tx *bolt.Tx, fn func(id uint64, doc uint32) error) error {
+	var b buckets
+	if !ix.open(tx, &b) {
+		return nil
 	}
-	return binary.BigEndian.Uint32(v), true
+	ids, err := b.sub(&b.ids, bIDs)
+	if err != nil {
+		return err
+	}
+	if err := forEachID(ids, fn); err != nil {
+		return fmt.Errorf("index %s: %w", ix.name, err)
+	}
+	return nil
 }
 
 // Count returns the number of documents ever added (tombstoned included).
@@ -559,8 +591,11 @@ func (ix *Index) Replace(tx *bolt.Tx, doc Doc) (uint32, error) {
 	if err != nil {
 		return 0, err
 	}
-	if v := b.ids.Get(kv.Key(doc.ID)); len(v) == 4 {
-		d := binary.BigEndian.Uint32(v)
+	d, ok, err := lookupID(b.ids, doc.ID)
+	if err != nil {
+		return 0, fmt.Errorf("index %s: %w", ix.name, err)
+	}
+	if ok {
 		tomb, err := ix.keyword(b, tombKeyword)
 		if err != nil {
 			return 0, err
@@ -579,7 +614,7 @@ func (ix *Index) Replace(tx *bolt.Tx, doc Doc) (uint32, error) {
 		if err := ix.saveStats(b, &st); err != nil {
 			return 0, err
 		}
-		if err := b.ids.Delete(kv.Key(doc.ID)); err != nil {
+		if err := putID(b.ids, doc.ID, 0); err != nil {
 			return 0, err
 		}
 	}

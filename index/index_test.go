@@ -1,6 +1,7 @@
 package index_test
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -565,12 +566,19 @@ func TestCorruptPostings(t *testing.T) {
 		}
 		return b
 	}
-	// withHeader wraps a body in a syntactically plausible chunk header:
-	// version 1, n postings, roaring length, so decoding reaches roaring.
-	withHeader := func(n int, roar []byte) []byte {
-		b := []byte{1, byte(n >> 8), byte(n), 0, 0, byte(len(roar) >> 8), byte(len(roar))}
-		b = append(b, roar...)
-		return append(b, make([]byte, 6*n)...)
+	// block builds a posting block: version 2, then (delta, tf, length)
+	// triples encoded as index/format.go describes.
+	block := func(triples ...uint64) []byte {
+		b := []byte{2}
+		for i := 0; i+2 < len(triples); i += 3 {
+			delta, tf, l := triples[i], triples[i+1], triples[i+2]
+			b = binary.AppendUvarint(b, delta)
+			b = binary.AppendUvarint(b, l<<2|min(tf-1, 3))
+			if tf >= 4 {
+				b = binary.AppendUvarint(b, tf-4)
+			}
+		}
+		return b
 	}
 	type tcase struct {
 		name   string
@@ -579,29 +587,23 @@ func TestCorruptPostings(t *testing.T) {
 	}
 	tests := []tcase{
 		{"empty", []byte{}, nil},
-		{"one byte", []byte{1}, nil},
+		{"one byte", []byte{2}, nil},
 		{"wrong version", append([]byte{9}, garbage(40)...), nil},
+		{"old version", append([]byte{1}, garbage(40)...), nil},
 		{"random bytes", garbage(64), nil},
-		{"length mismatch", withHeader(2, garbage(10))[:20], nil},
-		{"zero postings", withHeader(0, garbage(8)), nil},
-		{"too many postings", withHeader(300, garbage(8)), nil},
-		{"truncated real chunk", nil, func(b []byte) []byte { return b[:len(b)-1] }},
-		{"real chunk, wrong cardinality", nil, func(b []byte) []byte {
-			// n-1 postings and 6 bytes fewer: lengths agree, the bitmap
-			// holds one doc too many.
-			n := int(b[1])<<8 | int(b[2])
-			b = slices.Clone(b[:len(b)-6])
-			b[1], b[2] = byte((n-1)>>8), byte(n-1)
-			return b
-		}},
-		{"real chunk, flipped roaring byte", nil, func(b []byte) []byte {
-			b = slices.Clone(b)
-			b[8] ^= 0xff
-			return b
-		}},
+		{"first delta not 0", block(1, 1, 2, 1, 1, 2), nil},
+		{"zero later delta", block(0, 1, 2, 0, 1, 2), nil},
+		{"tf over 65535", block(0, 70000, 2, 1, 1, 2), nil},
+		{"length over 2^32", block(0, 1, 1<<33, 1, 1, 2), nil},
+		{"doc past 2^32", block(0, 1, 2, 1<<33, 1, 2), nil},
+		{"truncated varint", []byte{2, 0, 1, 0x80}, nil},
+		{"too few postings", block(0, 1, 2, 1, 1, 2), nil},
+		{"truncated real block", nil, func(b []byte) []byte { return b[:len(b)-1] }},
+		{"real block, a posting dropped", nil, func(b []byte) []byte { return b[:len(b)-2] }},
+		{"real block, a posting added", nil, func(b []byte) []byte { return append(slices.Clone(b), 1, 2<<2) }},
 	}
 	for i := range 40 {
-		tests = append(tests, tcase{name: fmt.Sprint("garbage roaring ", i), val: withHeader(1+rng.IntN(4), garbage(rng.IntN(40)))})
+		tests = append(tests, tcase{name: fmt.Sprint("garbage block ", i), val: append([]byte{2}, garbage(1+rng.IntN(40))...)})
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

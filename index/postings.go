@@ -54,7 +54,7 @@ func (ix *Index) term(b *buckets, field uint8, term string) (*posting, error) {
 		if len(k) != len(prefix)+4 {
 			continue // another term that extends this one with 0x00 bytes
 		}
-		if err := decodeChunk(v, &c); err != nil {
+		if err := decodeBlock(binary.BigEndian.Uint32(k[len(prefix):]), v, &c); err != nil {
 			return nil, err
 		}
 	}
@@ -141,36 +141,54 @@ func timeRange(b *buckets, st *stats, from, to int64) (*roaring.Bitmap, error) {
 	if from > -1<<62 {
 		lo = from - st.MaxSpan
 	}
+	last := timeWindow(to)
+	var bad error
 	cur := tb.Cursor()
-	for k, v := cur.Seek(timeKey(lo, 0)); k != nil && len(k) == 12; k, v = cur.Next() {
-		start := timeKeyStart(k)
-		if start > to {
+	for k, v := cur.Seek(timeBlockKey(timeWindow(lo), 0)); k != nil; k, v = cur.Next() {
+		if len(k) != 12 {
+			return nil, fmt.Errorf("%w: time block key %x", kv.ErrCorrupt, k)
+		}
+		w := binary.BigEndian.Uint64(k)
+		if w > last {
 			break
 		}
-		if len(v) == 8 && int64(binary.BigEndian.Uint64(v)) >= from {
-			bm.Add(binary.BigEndian.Uint32(k[8:]))
+		err := decodeTimes(w, v, func(d uint32, start, end int64) {
+			if start <= to && end >= from {
+				bm.Add(d)
+			}
+		})
+		if err != nil {
+			bad = err
+			break
 		}
+	}
+	if bad != nil {
+		return nil, bad
 	}
 	return bm, nil
 }
 
-// docID maps a doc number back to its record id by reading its record.
+// docID maps a doc number back to its record id by reading its docs
+// chunk.
 func docID(b *buckets, d uint32) (uint64, error) {
 	docs, err := b.sub(&b.docs, bDocs)
 	if err != nil {
 		return 0, err
 	}
-	var k [4]byte
-	binary.BigEndian.PutUint32(k[:], d)
-	v := docs.Get(k[:])
+	v := docs.Get(docsKey(d))
 	if v == nil {
 		return 0, fmt.Errorf("%w: doc %d has no record", kv.ErrCorrupt, d)
 	}
-	var rec docRecord
-	if err := decodeDocRecord(v, &rec); err != nil {
+	var buf [1 << docShift]uint64
+	ids, err := decodeDocs(v, buf[:0])
+	if err != nil {
 		return 0, fmt.Errorf("doc %d: %w", d, err)
 	}
-	return rec.ID, nil
+	pos := int((d - 1) & (1<<docShift - 1))
+	if pos >= len(ids) {
+		return 0, fmt.Errorf("%w: doc %d has no record", kv.ErrCorrupt, d)
+	}
+	return ids[pos], nil
 }
 
 // ridTable maps doc numbers to record ids (ids[d-1] is doc d's) for the
@@ -255,18 +273,26 @@ func (ix *Index) growRIDs(b *buckets, st *stats, need uint32) *ridTable {
 	if err != nil {
 		return t
 	}
-	var rec docRecord
+	// Entries of the chunk holding doc n+1 that the table already has are
+	// skipped; a short chunk (the last) or a bad one ends the growth.
 	cur := docs.Cursor()
-	for k, v := cur.Seek(docKey(n + 1)); k != nil && n < need; k, v = cur.Next() {
-		if len(k) != 4 || binary.BigEndian.Uint32(k) != n+1 {
+	for k, v := cur.Seek(docsKey(n + 1)); k != nil && n < need; k, v = cur.Next() {
+		if len(k) != 4 || binary.BigEndian.Uint32(k) != n>>docShift {
 			break
 		}
-		rec = docRecord{}
-		if decodeDocRecord(v, &rec) != nil {
+		skip := int(n & (1<<docShift - 1))
+		var buf [1 << docShift]uint64
+		chunk, err := decodeDocs(v, buf[:0])
+		if err != nil || len(chunk) <= skip {
 			break
 		}
-		ids = append(ids, rec.ID)
-		n++
+		chunk = chunk[skip:]
+		chunk = chunk[:min(len(chunk), int(need-n))]
+		ids = append(ids, chunk...)
+		n += uint32(len(chunk))
+		if n&(1<<docShift-1) != 0 {
+			break // a partial chunk: the newest docs
+		}
 	}
 	if t != nil && t.base == st.Base && len(ids) == len(t.ids) {
 		return t // no progress (a missing or corrupt record)

@@ -1,7 +1,6 @@
 package index
 
 import (
-	"encoding/binary"
 	"fmt"
 	"math"
 	"time"
@@ -124,11 +123,13 @@ func (ix *Index) Undelete(tx *bolt.Tx, id uint64) error {
 	if b == nil {
 		return fmt.Errorf("index %s: record %d: %w", ix.name, id, kv.ErrNotFound)
 	}
-	dv := b.ids.Get(kv.Key(id))
-	if len(dv) != 4 {
+	d, ok, err := lookupID(b.ids, id)
+	if err != nil {
+		return fmt.Errorf("index %s: %w", ix.name, err)
+	}
+	if !ok {
 		return fmt.Errorf("index %s: record %d: %w", ix.name, id, kv.ErrNotFound)
 	}
-	d := binary.BigEndian.Uint32(dv)
 	tomb, err := ix.keyword(b, tombKeyword)
 	if err != nil || tomb == nil || !tomb.Contains(d) {
 		return err
