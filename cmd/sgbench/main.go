@@ -1,9 +1,11 @@
 // Command sgbench profiles StrataGate's ingest and retrieval on a
-// deterministic synthetic conversation.
+// deterministic synthetic conversation, and measures evidence recall on
+// the LoCoMo benchmark.
 //
 //	sgbench synth  -turns N -out FILE [-seed S] [-nosync]
 //	sgbench ingest -turns N [-sync] [-writers W]
 //	sgbench search -db FILE -queries Q [-channel raw|events] [-k 10] [-seed S]
+//	sgbench locomo -data FILE [-k 10] [-rounds R] [-details FILE]
 //
 // Every command also takes -json (one JSON object on stdout instead of the
 // table), -cpuprofile FILE and -memprofile FILE (runtime/pprof; the CPU
@@ -34,6 +36,73 @@
 // retrievals log, as every StrataGate search does (the log writer runs in
 // the background and is part of what is measured); -readonly opens the
 // file read-only, which records nothing.
+//
+// locomo reads a LoCoMo JSON file (a list of conversations, e.g.
+// ../shared/locomo/locomo-dev.json; its licence is non-commercial, so it
+// is read at run time and never copied) and ingests each conversation into
+// a fresh temporary file (removed at the end) with NoSync, by the
+// internal/locomo protocol: one thread per conversation in scope global,
+// one message per dia_id turn at its session's date plus its index in
+// seconds, image turns with " [image: caption]", turns of two messages
+// that a session boundary always ends, message ids mapped back to
+// dia_ids. It waits for the blocks and event cards (WaitIdle), then
+// reopens the file read-only, so that Ask records no memory use and no
+// question changes the weights the next one sees. Each store's clock is
+// fixed at the day after the conversation's last turn, so that time words
+// in questions ("camping in June") resolve as if asked after the
+// conversation, whatever day sgbench runs.
+//
+// Every question of categories 1–4 is measured (category 5, adversarial,
+// is skipped and counted). Its gold evidence is its evidence ids,
+// normalised by locomo.NormalizeEvidence ("D8:6; D9:17" is two ids,
+// "D30:05" is D30:5) and kept when they name a turn; the others are
+// counted in unresolved_evidence. For each channel the evidence of a
+// question is a set of dia_ids:
+//
+//   - raw: the messages (Hit.MessageID) of the top k SearchRaw hits for
+//     the question text (plain BM25, Limit k);
+//   - events: the union of the SourceMessageIDs of the top k SearchEvents
+//     hits (Limit k);
+//   - ask: the union of the MessageIDs of the final Answer.Evidence of Ask
+//     (AskOptions.MaxRounds -rounds, 0 = Ask's default); an item with an
+//     EventID and no MessageIDs counts its card's source messages
+//     (ExpandEvent). It is the evidence the answer used, not cut to k;
+//     a not-sufficient answer has none.
+//
+// recall@k of a question = |gold ∩ evidence| / |gold|, hit@k = 1 when the
+// intersection is not empty. A question without gold evidence is not
+// scored (questions_no_gold). Figures are means over the scored questions,
+// overall and per category ("by_category": "1" multi-hop, "2" temporal,
+// "3" open-domain, "4" single-hop, with n the scored questions).
+//
+// For Ask: verdicts counts Answer.Verdict (Ask gives partial for every
+// loop that never reached sufficient, so wrong stays 0 unless it changes);
+// mean_rounds is the mean len(Answer.Trace), one step per retrieval
+// round; false_sufficient_rate = sufficient answers (to scored questions)
+// whose evidence holds no gold turn / sufficient answers to scored
+// questions; abstentions counts the answers that are not sufficient (Ask
+// then answers "not enough evidence: missing …" with no evidence), and
+// abstention_rate divides them by the questions.
+//
+// temporal scores the answers to category-2 questions whose gold answer
+// is a date: locomo.ParseGold with the date of the session holding the
+// first gold evidence turn as reference (as locomo.MeasureEventTime).
+// Unparsed gold answers (durations, "a few weeks ago") are counted in
+// unparsed and left out, as are questions without gold evidence
+// (no_evidence). The answer's interval is that of the first item of
+// Answer.Evidence with a known happened start and a precision other than
+// "unknown" (the item the answer text is dated from); a missing end makes
+// it an instant. It is correct when it overlaps the gold interval [start,
+// end) and is no longer than it (no coarser: a week for a day is wrong, a
+// day within a gold month is right); an answer with no such item is wrong
+// (no_interval). accuracy = correct / scored.
+//
+// -details FILE writes one JSON line per measured question: the gold
+// evidence, the dia_ids each channel returned, the recalls, the verdict,
+// the answer and the temporal scoring. Rates are fractions in [0, 1]. The
+// JSON object holds questions, k, raw, events, ask, temporal,
+// unresolved_evidence, then counts (conversations, messages, blocks,
+// cards, jobs_failed) and times (ingest_s, measure_s, elapsed_s).
 //
 // Exit status: 0 success, 1 failure, 2 bad usage.
 package main
@@ -74,7 +143,9 @@ type command struct {
 	define func(fs *flag.FlagSet) func(ctx context.Context, o *common) (report, error)
 }
 
-func commands() []*command { return []*command{synthCommand, ingestCommand, searchCommand} }
+func commands() []*command {
+	return []*command{synthCommand, ingestCommand, searchCommand, locomoCommand}
+}
 
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: sgbench COMMAND [flags]")
@@ -140,7 +211,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return exitFail
 	}
-	if err := rep.write(stdout, o.json); err != nil {
+	write := func(w io.Writer) error { return rep.write(w, o.json) }
+	if o.table != nil && !o.json {
+		write = o.table
+	}
+	if err := write(stdout); err != nil {
 		fmt.Fprintf(stderr, "sgbench %s: %v\n", cmd.name, err)
 		return exitFail
 	}
@@ -159,6 +234,9 @@ type common struct {
 	memprofile string
 	progress   time.Duration
 	stderr     io.Writer
+	// table, if a command sets it, prints the readable result instead of
+	// the report's two-column table.
+	table func(io.Writer) error
 
 	cpuFile *os.File
 }

@@ -101,4 +101,27 @@
 // evidence messages all sit in a thread's open tail (never sealed into a
 // block, so never extracted: with BlockTurns 12 the last turns of a
 // conversation stay there).
+//
+// # Evidence recall and answers (Eval, for sgbench locomo)
+//
+// Eval measures the category 1–4 questions (category 5, adversarial, is
+// skipped). A question's gold is its resolvable evidence dia_ids
+// (QA.Evidence); a channel's evidence is the set of dia_ids of the
+// messages it returned (Result, mapped by Mapping.Dias): the top K
+// SearchRaw hits' messages, the union of the top K SearchEvents hits'
+// source messages, and the messages of Ask's final evidence
+// (AnswerMessages: an event-only item counts its card's sources), not cut
+// to K. recall = |gold ∩ evidence| / |gold| and hit = gold ∩ evidence ≠ ∅
+// (Recall); questions without gold are not scored (Channel.NoGold); the
+// figures are means over scored questions, overall and per category.
+//
+// AskTally counts verdicts, retrieval rounds (len(Answer.Trace)),
+// abstentions (answers not sufficient) and false sufficient answers
+// (sufficient, to a scored question, with no gold dia_id in the evidence).
+// TemporalTally scores the answers to category-2 questions whose gold
+// parses (TemporalGold: ParseGold at the date of the session holding the
+// first gold turn): the answer's interval (AnswerTime: the first evidence
+// item with a known happened start and precision) must overlap the gold
+// interval and be no longer than it (TemporalCorrect); an answer without
+// one is wrong.
 package locomo
