@@ -67,6 +67,15 @@ func (t *TopK) Threshold() float64 {
 	return t.heap[0].Score
 }
 
+// Min returns the entry Threshold is the score of: the worst kept entry
+// (lowest score, then highest id). ok is false until k entries are kept.
+func (t *TopK) Min() (r Ranked, ok bool) {
+	if t.k == 0 || len(t.heap) < t.k {
+		return Ranked{}, false
+	}
+	return t.heap[0], true
+}
+
 // Len returns the number of entries held (at most k).
 func (t *TopK) Len() int { return len(t.heap) }
 

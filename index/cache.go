@@ -2,6 +2,7 @@ package index
 
 import (
 	"container/list"
+	"slices"
 	"sync"
 
 	"github.com/RoaringBitmap/roaring/v2"
@@ -16,6 +17,40 @@ type posting struct {
 	lens  []uint32
 	df    uint32
 	maxTF uint16
+	// front is the Pareto frontier of the postings' (tf, length) pairs:
+	// no posting has both a tf ≥ and a length ≤ a point's with one of them
+	// strictly better. BM25 grows with tf and falls with length, so a
+	// term's highest score on any of its documents is at one of these
+	// points: the exact per-term upper bound MaxScore prunes with.
+	front []tfLen
+}
+
+type tfLen struct {
+	tf  uint16
+	len uint32
+}
+
+// frontier returns the Pareto frontier of the (tfs[i], lens[i]) pairs,
+// by decreasing tf (and so increasing length).
+func frontier(tfs []uint16, lens []uint32) []tfLen {
+	best := map[uint16]uint32{} // tf → shortest length with that tf
+	for i, tf := range tfs {
+		if l, ok := best[tf]; !ok || lens[i] < l {
+			best[tf] = lens[i]
+		}
+	}
+	pts := make([]tfLen, 0, len(best))
+	for tf, l := range best {
+		pts = append(pts, tfLen{tf, l})
+	}
+	slices.SortFunc(pts, func(a, b tfLen) int { return int(b.tf) - int(a.tf) })
+	out := pts[:0]
+	for _, p := range pts {
+		if len(out) == 0 || p.len < out[len(out)-1].len {
+			out = append(out, p)
+		}
+	}
+	return slices.Clip(out)
 }
 
 // entry is a cached posting list or keyword bitmap with the generation of

@@ -62,6 +62,7 @@ func (ix *Index) term(b *buckets, field uint8, term string) (*posting, error) {
 		return nil, fmt.Errorf("index %s: %w: term has %d postings, its record says %d", ix.name, kv.ErrCorrupt, len(c.docs), tr.DF)
 	}
 	p.docs, p.tfs, p.lens = c.docs, c.tfs, c.lens
+	p.front = frontier(p.tfs, p.lens)
 	if b.cacheable {
 		ix.cache.put(&entry{key: string(b.ckey), gen: tr.Gen, at: b.confirm(), post: p, size: len(p.docs) + 16})
 	}

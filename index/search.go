@@ -57,7 +57,14 @@ type qterm struct {
 	post   *posting
 	fposts []*posting
 	fpos   []int
+	// memo holds single-field scores by (tf-1)<<memoLenBits | length for
+	// tf ≤ 4 and short lengths, computed on first use (0: not yet): most
+	// postings fall there, and a lookup replaces the BM25 arithmetic
+	// with the very same value.
+	memo [4 << memoLenBits]float64
 }
+
+const memoLenBits = 6
 
 // search holds the per-query scratch state, pooled to keep queries
 // allocation-light.
@@ -367,7 +374,10 @@ func (ix *Index) plan(b *buckets, s *search, st *stats, terms []string) error {
 			}
 			qt.post, qt.docs = p, p.docs
 			qt.idf = bm25.IDF(int(st.Docs), len(p.docs))
-			qt.ub = s.p1.UpperBound(qt.idf, float64(p.maxTF), 1, s.avgs[0]) * ubSlack
+			for _, pt := range p.front {
+				qt.ub = max(qt.ub, s.p1.UpperBound(qt.idf, float64(pt.tf), float64(pt.len), s.avgs[0]))
+			}
+			qt.ub *= ubSlack
 		} else {
 			any := false
 			for f := range nf {
@@ -379,7 +389,7 @@ func (ix *Index) plan(b *buckets, s *search, st *stats, terms []string) error {
 				qt.fpos = append(qt.fpos, 0)
 				if p != nil && len(p.docs) > 0 {
 					any = true
-					s.tfs[f], s.lens[f] = float64(p.maxTF), 1
+					s.tfs[f], s.lens[f] = s.bestPoint(f, p.front)
 				} else {
 					s.tfs[f], s.lens[f] = 0, 1
 				}
@@ -400,6 +410,21 @@ func (ix *Index) plan(b *buckets, s *search, st *stats, terms []string) error {
 		s.order = append(s.order, &s.terms[i])
 	}
 	return nil
+}
+
+// bestPoint returns the frontier point of field f with the largest BM25F
+// contribution (the weighted tf over the length norm, which the BM25F
+// saturation is monotone in), as the (tf, length) to bound the field with.
+func (s *search) bestPoint(f int, front []tfLen) (tf, l float64) {
+	best := -1.0
+	for _, pt := range front {
+		x := [1]float64{float64(pt.tf)}
+		y := [1]float64{float64(pt.len)}
+		if sc := bm25.BM25F(params, s.bfields[f:f+1], x[:], y[:], s.avgs[f:f+1], 1); sc > best {
+			best, tf, l = sc, x[0], y[0]
+		}
+	}
+	return tf, l
 }
 
 // unionDocs merges the sorted doc lists of a term's fields (linear
@@ -440,7 +465,17 @@ func unionDocs(ps []*posting) []uint32 {
 func (s *search) termScore(qt *qterm, d uint32) float64 {
 	if qt.post != nil {
 		p := qt.post
-		return s.p1.Score(float64(p.tfs[qt.pos]), float64(p.lens[qt.pos]), s.avgs[0], qt.idf)
+		tf, l := p.tfs[qt.pos], p.lens[qt.pos]
+		if tf > 4 || l >= 1<<memoLenBits {
+			return s.p1.Score(float64(tf), float64(l), s.avgs[0], qt.idf)
+		}
+		i := int(tf-1)<<memoLenBits | int(l)
+		if v := qt.memo[i]; v != 0 {
+			return v
+		}
+		v := s.p1.Score(float64(tf), float64(l), s.avgs[0], qt.idf)
+		qt.memo[i] = v
+		return v
 	}
 	for f, p := range qt.fposts {
 		s.tfs[f], s.lens[f] = 0, 0
@@ -544,7 +579,50 @@ func (s *search) maxScore() {
 	threshold := math.Inf(-1)
 	full := false
 	firstEssential := 0
-	for {
+	// Seeding: the documents of the term with the highest bound (usually
+	// the rarest) are scored first, out of doc order, so that the
+	// threshold starts high and the frequent terms become non-essential
+	// at once instead of after a long run of mediocre early documents.
+	// Those documents are skipped in the main pass. Because the kept
+	// documents are then no longer all smaller than the candidate, ties
+	// are decided explicitly: a candidate that can at best equal the
+	// threshold can still enter if its doc number is smaller than the
+	// threshold document's.
+	var seeded *qterm
+	var minDoc uint32 // doc number of the threshold entry
+	if top := s.order[n-1]; n >= 2 && len(top.docs) <= seedLimit(s) {
+		seeded = top
+		for _, d := range top.docs {
+			if s.allowed(d) {
+				s.topk.Push(uint64(d), s.fullScore(d))
+			}
+		}
+		for i := range s.terms {
+			s.terms[i].pos = 0
+			clear(s.terms[i].fpos)
+		}
+	}
+	// canWin reports whether a candidate d whose score is at most bound
+	// may enter the top k.
+	canWin := func(bound float64, d uint32) bool {
+		return !full || bound > threshold || (seeded != nil && bound == threshold && d < minDoc)
+	}
+	update := func() {
+		min, ok := s.topk.Min()
+		if !ok {
+			return
+		}
+		full, threshold, minDoc = true, min.Score, uint32(min.ID)
+		// A document matching only the terms before firstEssential scores
+		// at most prefix[firstEssential-1]; with seeding it could still
+		// tie its way in, so only a strictly smaller sum makes them
+		// non-essential.
+		for firstEssential < n && (s.prefix[firstEssential] < threshold || (seeded == nil && s.prefix[firstEssential] == threshold)) {
+			firstEssential++
+		}
+	}
+	update()
+	for firstEssential < n {
 		// Next candidate: the smallest current doc among essential terms.
 		d, ok := uint32(math.MaxUint32), false
 		for _, qt := range s.order[firstEssential:] {
@@ -555,24 +633,29 @@ func (s *search) maxScore() {
 		if !ok {
 			return
 		}
+		if seeded != nil && seeded.pos < len(seeded.docs) && seeded.docs[seeded.pos] == d {
+			s.advance(firstEssential, d) // scored while seeding
+			continue
+		}
+		nonEssential := 0.0
+		if firstEssential > 0 {
+			nonEssential = s.prefix[firstEssential-1]
+		}
 		// Bound: every essential term on d contributes at most its ub,
 		// non-essential ones at most prefix[firstEssential-1]. Checked
 		// before the filters, which cost more.
-		bound := 0.0
-		if firstEssential > 0 {
-			bound = s.prefix[firstEssential-1]
-		}
+		bound := nonEssential
 		for _, qt := range s.order[firstEssential:] {
 			if qt.pos < len(qt.docs) && qt.docs[qt.pos] == d {
 				bound += qt.ub
 			}
 		}
-		if (!full || bound > threshold) && s.allowed(d) {
+		if canWin(bound, d) && s.allowed(d) {
 			// Refine: replace bounds by real scores from the highest
 			// bound down, stopping once the candidate cannot win. Every
 			// essential cursor is at d or beyond; non-essential ones are
 			// advanced to d.
-			for i := n - 1; i >= 0 && (!full || bound > threshold); i-- {
+			for i := n - 1; i >= 0 && canWin(bound, d); i-- {
 				qt := s.order[i]
 				if i < firstEssential {
 					qt.pos = seek(qt.docs, qt.pos, d)
@@ -588,7 +671,7 @@ func (s *search) maxScore() {
 					}
 				}
 			}
-			if !full || bound > threshold {
+			if canWin(bound, d) {
 				// The loop ran to the end: every term's score on d is
 				// known. Sum them in canonical order, as fullScore does.
 				var sum float64
@@ -598,24 +681,31 @@ func (s *search) maxScore() {
 					}
 				}
 				s.topk.Push(uint64(d), sum)
-				if s.topk.Len() == s.k {
-					full = true
-					threshold = s.topk.Threshold()
-					for firstEssential < n && s.prefix[firstEssential] <= threshold {
-						firstEssential++
-					}
-				}
+				update()
 			}
 		}
-		for _, qt := range s.order[firstEssential:] {
-			if qt.pos < len(qt.docs) && qt.docs[qt.pos] == d {
-				qt.pos++
-			}
-		}
-		if firstEssential >= n {
-			return
+		s.advance(firstEssential, d)
+	}
+}
+
+// advance moves the essential cursors that are on d past it.
+func (s *search) advance(firstEssential int, d uint32) {
+	for _, qt := range s.order[firstEssential:] {
+		if qt.pos < len(qt.docs) && qt.docs[qt.pos] == d {
+			qt.pos++
 		}
 	}
+}
+
+// seedLimit is the most documents a seeding term may have: seeding pays
+// off when the best-bounded term is much rarer than the query's postings
+// as a whole.
+func seedLimit(s *search) int {
+	total := 0
+	for i := range s.terms {
+		total += len(s.terms[i].docs)
+	}
+	return max(64, total/8)
 }
 
 // MatchesOnly reports whether doc d contains the query terms only in field
