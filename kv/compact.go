@@ -1,0 +1,158 @@
+package kv
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// ErrExists is returned by CompactTo when the destination already exists.
+var ErrExists = errors.New("sg: destination file exists")
+
+// compactTxBytes bounds the key and value bytes one destination
+// transaction copies, so that a large file is not held in one dirty
+// transaction.
+const compactTxBytes = 16 << 20
+
+// CompactTo writes a compacted copy of db's current committed state to a
+// new file at path: every bucket, key, value and bucket sequence, with
+// pages filled completely (bbolt leaves pages half full after random
+// inserts, and a file keeps the pages freed by copy-on-write). The copy is
+// one consistent snapshot (one read transaction), taken while writers go
+// on. It is written without fsync until the end, then synced; on error or
+// cancellation the partial file is removed. path must not exist
+// (ErrExists).
+func (db *DB) CompactTo(ctx context.Context, path string) (err error) {
+	if _, err := os.Lstat(path); err == nil {
+		return fmt.Errorf("kv: compact to %s: %w", path, ErrExists)
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("kv: compact to %s: %w", path, err)
+	}
+	dst, err := bolt.Open(path, 0o600, &bolt.Options{NoSync: true, NoFreelistSync: true, FreelistType: bolt.FreelistMapType})
+	if err != nil {
+		return fmt.Errorf("kv: compact to %s: %w", path, err)
+	}
+	defer func() {
+		if cerr := dst.Close(); err == nil && cerr != nil {
+			err = fmt.Errorf("kv: compact to %s: %w", path, cerr)
+		}
+		if err != nil {
+			os.Remove(path)
+		}
+	}()
+	err = db.bolt.View(func(src *bolt.Tx) error {
+		c := &copier{ctx: ctx, dst: dst}
+		if err := c.begin(); err != nil {
+			return err
+		}
+		err := src.ForEach(func(name []byte, b *bolt.Bucket) error {
+			return c.bucket([][]byte{name}, b)
+		})
+		if err != nil {
+			c.tx.Rollback()
+			return err
+		}
+		return c.tx.Commit()
+	})
+	if err != nil {
+		return fmt.Errorf("kv: compact to %s: %w", path, err)
+	}
+	dst.NoSync = false
+	if err := dst.Sync(); err != nil {
+		return fmt.Errorf("kv: compact to %s: %w", path, err)
+	}
+	return nil
+}
+
+// copier copies buckets into dst in transactions of about compactTxBytes.
+type copier struct {
+	ctx  context.Context
+	dst  *bolt.DB
+	tx   *bolt.Tx
+	size int
+	n    int
+}
+
+func (c *copier) begin() error {
+	tx, err := c.dst.Begin(true)
+	if err != nil {
+		return err
+	}
+	c.tx, c.size = tx, 0
+	return nil
+}
+
+// target returns the destination bucket at path in the current
+// transaction, creating it (with its pages filled completely) if needed.
+func (c *copier) target(path [][]byte) (*bolt.Bucket, error) {
+	b, err := c.tx.CreateBucketIfNotExists(path[0])
+	if err != nil {
+		return nil, err
+	}
+	b.FillPercent = 1
+	for _, name := range path[1:] {
+		if b, err = b.CreateBucketIfNotExists(name); err != nil {
+			return nil, err
+		}
+		b.FillPercent = 1
+	}
+	return b, nil
+}
+
+// bucket copies src (at path) key by key, in key order, recursing into
+// nested buckets; a transaction that has grown past compactTxBytes is
+// committed and the copy goes on in a new one.
+func (c *copier) bucket(path [][]byte, src *bolt.Bucket) error {
+	dst, err := c.target(path)
+	if err != nil {
+		return err
+	}
+	if err := dst.SetSequence(src.Sequence()); err != nil {
+		return err
+	}
+	cur := src.Cursor()
+	for k, v := cur.First(); k != nil; k, v = cur.Next() {
+		if c.n++; c.n&1023 == 0 {
+			if err := c.ctx.Err(); err != nil {
+				return err
+			}
+		}
+		if v == nil {
+			sub := src.Bucket(k)
+			if sub == nil {
+				return fmt.Errorf("%w: %q is neither a value nor a bucket", ErrCorrupt, k)
+			}
+			if err := c.bucket(append(path[:len(path):len(path)], bytes.Clone(k)), sub); err != nil {
+				return err
+			}
+			// The nested copy may have committed: reopen this level.
+			if dst, err = c.target(path); err != nil {
+				return err
+			}
+			continue
+		}
+		if c.size > compactTxBytes {
+			if err := c.tx.Commit(); err != nil {
+				return err
+			}
+			if err := c.begin(); err != nil {
+				return err
+			}
+			if dst, err = c.target(path); err != nil {
+				return err
+			}
+		}
+		// Put copies key and value into the transaction's nodes only at
+		// commit (it keeps the slices): src's memory stays mapped while
+		// the read transaction is open, and every commit happens inside it.
+		if err := dst.Put(k, v); err != nil {
+			return err
+		}
+		c.size += len(k) + len(v)
+	}
+	return nil
+}
