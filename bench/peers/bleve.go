@@ -16,9 +16,9 @@ import (
 const bleveBatch = 1000
 
 // bleveEngine is bleve v2 on disk (the default scorch index type) with
-// BM25 scoring: the text field analysed by the standard analyzer and
-// stored, without term vectors or doc values; the scope a keyword field
-// used as a non-scoring filter.
+// BM25 scoring: the text field analysed by the standard analyzer, not
+// stored (the comparison is of indexes), without term vectors or doc
+// values; the scope a keyword field used as a non-scoring filter.
 type bleveEngine struct {
 	idx bleve.Index
 }
@@ -38,7 +38,7 @@ func (e *bleveEngine) path(dir string) string { return filepath.Join(dir, "bleve
 func (e *bleveEngine) build(ctx context.Context, c *corpus, dir string, progress func(int)) error {
 	text := bleve.NewTextFieldMapping()
 	text.Analyzer = standard.Name
-	text.Store = true
+	text.Store = false // index only, as every engine here (see rawEngine)
 	text.IncludeTermVectors = false
 	text.IncludeInAll = false
 	text.DocValues = false

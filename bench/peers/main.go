@@ -15,22 +15,33 @@
 // µs, mean results, and how many of StrataGate's top k each peer also
 // returns (overlap). Ratios are peer / StrataGate.
 //
-// What each engine does differs in ways the numbers include:
-//   - StrataGate's build is its whole ingest: Append (messages, threads,
-//     raw index; turns of two messages, without receipts; a block sealed every
-//     12 turns of a thread) and WaitIdle (block derivation and event
-//     extraction in the background); its file holds all of that. Its hits
-//     carry a snippet and the neighbouring messages, and each search logs
-//     an observation, as in production.
-//   - bleve stores the text and indexes text and scope; SQLite FTS5 stores
-//     the text and indexes it (with positions).
+// The engines compared are indexes: none stores the message text (an
+// application keeps its messages somewhere; in StrataGate they are the L5
+// records the raw index points at), and each returns the ids of its top k:
+//   - stratagate: StrataGate's raw-message index (package index, with the
+//     tokenizer, query expansion and keywords Memory's raw index uses) in a
+//     StrataGate file, written in transactions of 1,000 messages; queries
+//     are exact top-k BM25 with MaxScore pruning.
+//   - bleve indexes text and scope (the text not stored); SQLite FTS5 is
+//     a contentless table indexing the text (with positions), the scope a
+//     stored UNINDEXED column.
 //   - All three filter by the corpus's three scopes (bleve as a
 //     non-scoring filter clause, FTS5 with scope IN (...), StrataGate with
 //     its scope bitmaps) and OR the query words.
 //
+// A fourth engine, stratagate-memory, is the whole product for reference:
+// its build is the whole ingest through the public API, Append (messages,
+// threads, raw index; turns of two messages, without receipts; a block
+// sealed every 12 turns of a thread) and WaitIdle (block derivation and
+// event extraction in the background), and its file holds all of that,
+// messages included. Its hits are Memory.SearchRaw's: each carries a
+// snippet and the neighbouring messages, and each search logs an
+// observation, as in production. Ratios are against stratagate (the index).
+//
 // Flags: -n, -queries, -k, -json, -dir (default a temporary folder,
 // removed at the end; a given folder is kept), -seed, -sgwriters,
-// -engines, -progress.
+// -engines, -progress, -cpuprofile (the measured queries; profile one
+// engine at a time).
 package main
 
 import (
@@ -44,6 +55,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -65,13 +77,17 @@ type config struct {
 	seed                     uint64
 	engines                  []string
 	progress                 time.Duration
+	cpuprofile               string
+	prof                     *os.File
 }
 
-var allEngines = []string{"stratagate", "bleve", "sqlite-fts5"}
+var allEngines = []string{"stratagate", "bleve", "sqlite-fts5", "stratagate-memory"}
 
 func newEngine(name string, cfg *config) engine {
 	switch name {
 	case "stratagate":
+		return &rawEngine{}
+	case "stratagate-memory":
 		return &sgEngine{writers: cfg.sgWriters}
 	case "bleve":
 		return &bleveEngine{}
@@ -95,6 +111,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&cfg.sgWriters, "sgwriters", 1, "concurrent StrataGate appenders (threads are split among them)")
 	fs.StringVar(&engines, "engines", strings.Join(allEngines, ","), "comma-separated engines to run")
 	fs.DurationVar(&cfg.progress, "progress", 2*time.Second, "interval of progress lines on stderr (0: none)")
+	fs.StringVar(&cfg.cpuprofile, "cpuprofile", "", "write a CPU profile of the measured queries (all engines) to this file")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: go run -tags sqlite_fts5 . [flags]")
 		fs.PrintDefaults()
@@ -130,6 +147,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if !slices.Contains(cfg.engines, e) {
 			cfg.engines = append(cfg.engines, e)
 		}
+	}
+	if cfg.cpuprofile != "" {
+		f, err := os.Create(cfg.cpuprofile)
+		if err != nil {
+			fmt.Fprintf(stderr, "peers: %v\n", err)
+			return 1
+		}
+		defer f.Close()
+		cfg.prof = f
 	}
 	res, err := bench(ctx, &cfg, stderr)
 	if err != nil {
@@ -179,6 +205,11 @@ type engineResult struct {
 	RatioP95       float64 `json:"ratio_p95"`
 	RatioP99       float64 `json:"ratio_p99"`
 	AppendMsgsPerS float64 `json:"append_msgs_per_s,omitempty"` // StrataGate: Appends only, before WaitIdle
+	// UncompactedBytesPerMsg is stratagate's written file before the
+	// compaction its build ends with; CompactedBytesPerMsg is
+	// stratagate-memory's file after Memory.CompactTo (not part of its build).
+	UncompactedBytesPerMsg float64 `json:"uncompacted_bytes_per_msg,omitempty"`
+	CompactedBytesPerMsg   float64 `json:"compacted_bytes_per_msg,omitempty"`
 	SGWriters      int     `json:"writers,omitempty"`
 
 	hits [][]int
@@ -305,6 +336,16 @@ func measure(ctx context.Context, cfg *config, e engine, c *corpus, qs []string,
 		return r, err
 	}
 	r.BytesPerMsg = round3(float64(r.DiskBytes) / float64(len(c.docs)))
+	switch e := e.(type) {
+	case *rawEngine:
+		r.UncompactedBytesPerMsg = round3(float64(e.liveBytes) / float64(len(c.docs)))
+	case *sgEngine:
+		n, err := e.compactedBytes(ctx, dir)
+		if err != nil {
+			return r, err
+		}
+		r.CompactedBytesPerMsg = round3(float64(n) / float64(len(c.docs)))
+	}
 	logf("%s: built in %s, %.0f msgs/s, %.1f bytes/msg", e.name(), build.Round(time.Millisecond), r.BuildMsgsPerS, r.BytesPerMsg)
 
 	if err := e.open(dir); err != nil {
@@ -314,6 +355,11 @@ func measure(ctx context.Context, cfg *config, e engine, c *corpus, qs []string,
 	for _, q := range qs { // warm-up
 		if _, err := e.search(ctx, q, cfg.k); err != nil {
 			return r, fmt.Errorf("query %q: %w", q, err)
+		}
+	}
+	if cfg.prof != nil {
+		if err := pprof.StartCPUProfile(cfg.prof); err == nil {
+			defer pprof.StopCPUProfile()
 		}
 	}
 	lat := make([]float64, len(qs))
@@ -401,6 +447,12 @@ func printTable(w io.Writer, res *result) {
 	fmt.Fprintln(w)
 	for _, r := range res.Engines {
 		fmt.Fprintf(w, "%s: %s\n", r.Name, r.Scoring)
+		if r.UncompactedBytesPerMsg > 0 {
+			fmt.Fprintf(w, "%s: build = write (transactions of %d) + compaction; %.0f bytes/msg before compaction\n", r.Name, rawBatch, r.UncompactedBytesPerMsg)
+		}
+		if r.CompactedBytesPerMsg > 0 {
+			fmt.Fprintf(w, "%s: %.0f bytes/msg after Memory.CompactTo (not in build time)\n", r.Name, r.CompactedBytesPerMsg)
+		}
 		if r.AppendMsgsPerS > 0 {
 			fmt.Fprintf(w, "%s: build = Appends (%d writer(s), %.0f msgs/s) + WaitIdle (derivation, extraction)\n", r.Name, r.SGWriters, r.AppendMsgsPerS)
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sync"
 	"time"
@@ -10,7 +11,8 @@ import (
 	"github.com/stratagate/stratagate"
 )
 
-// sgEngine is StrataGate through its public API: turns of two messages
+// sgEngine is the whole of StrataGate through its public API, for
+// reference next to its raw index alone (rawEngine): turns of two messages
 // appended with NoSync (the raw index is written in each Append's
 // transaction), then WaitIdle for the background block derivation and
 // event extraction; queries through Memory.SearchRaw over all scopes.
@@ -22,7 +24,7 @@ type sgEngine struct {
 	appendTime time.Duration // Appends only, without WaitIdle
 }
 
-func (e *sgEngine) name() string { return "stratagate" }
+func (e *sgEngine) name() string { return "stratagate-memory" }
 func (e *sgEngine) scoring() string {
 	return "bm25 (k1 1.2, b 0.75; stemmed terms; hits carry snippet and ±1 neighbours)"
 }
@@ -117,4 +119,24 @@ func (e *sgEngine) search(ctx context.Context, q string, k int) ([]int, error) {
 		out[i] = d
 	}
 	return out, nil
+}
+
+// compactedBytes compacts the closed memory under dir into a scratch file
+// and returns that file's size.
+func (e *sgEngine) compactedBytes(ctx context.Context, dir string) (int64, error) {
+	m, err := stratagate.Open(e.path(dir), &stratagate.Options{ReadOnly: true})
+	if err != nil {
+		return 0, err
+	}
+	defer m.Close()
+	tmp, err := os.MkdirTemp(filepath.Dir(dir), "compact-")
+	if err != nil {
+		return 0, err
+	}
+	defer os.RemoveAll(tmp)
+	dst := filepath.Join(tmp, "memory.sg")
+	if err := m.CompactTo(ctx, dst); err != nil {
+		return 0, err
+	}
+	return diskBytes(tmp)
 }
