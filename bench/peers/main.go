@@ -210,7 +210,7 @@ type engineResult struct {
 	// stratagate-memory's file after Memory.CompactTo (not part of its build).
 	UncompactedBytesPerMsg float64 `json:"uncompacted_bytes_per_msg,omitempty"`
 	CompactedBytesPerMsg   float64 `json:"compacted_bytes_per_msg,omitempty"`
-	SGWriters      int     `json:"writers,omitempty"`
+	SGWriters              int     `json:"writers,omitempty"`
 
 	hits [][]int
 }
