@@ -260,20 +260,35 @@ func snippet(content string, match map[string]bool, maxRunes int) string {
 		start -= n
 		back--
 	}
-	out := strings.Join(strings.Fields(content[start:]), " ")
-	prefix := ""
+	// Collapse whitespace while copying at most maxRunes runes (what
+	// strings.Join(strings.Fields(content[start:]), " ") cut to maxRunes
+	// runes would give, without touching the rest of a long message).
+	var b strings.Builder
+	b.Grow(min(len(content)-start, 4*maxRunes) + 2*len("…"))
 	if start > 0 {
-		prefix = "…"
+		b.WriteString("…")
 	}
-	if utf8.RuneCountInString(out) > maxRunes {
-		n := 0
-		for i := range out {
-			if n == maxRunes {
-				out = out[:i] + "…"
-				break
-			}
-			n++
+	n, space := 0, false
+	for _, r := range content[start:] {
+		if unicode.IsSpace(r) {
+			space = n > 0
+			continue
 		}
+		if space {
+			if n == maxRunes {
+				b.WriteString("…")
+				return b.String()
+			}
+			b.WriteByte(' ')
+			n++
+			space = false
+		}
+		if n == maxRunes {
+			b.WriteString("…")
+			return b.String()
+		}
+		b.WriteRune(r)
+		n++
 	}
-	return prefix + out
+	return b.String()
 }

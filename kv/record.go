@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"sync"
 
 	"github.com/vmihailenco/msgpack/v5"
 )
@@ -43,16 +44,29 @@ func Decode(data []byte, v any, accepted ...byte) (byte, error) {
 	if err := checkMsgpack(data[1:]); err != nil {
 		return ver, err
 	}
-	r := bytes.NewReader(data[1:])
-	dec := msgpack.NewDecoder(r)
-	if err := dec.Decode(v); err != nil {
+	// Readers and decoders are pooled: a record decode is on every read
+	// path, and a fresh msgpack decoder costs more than a small record.
+	// bytes.Reader is an io.ByteScanner, so the decoder reads no further
+	// than the value and r.Len() counts what is left.
+	r := readers.Get().(*bytes.Reader)
+	r.Reset(data[1:])
+	dec := msgpack.GetDecoder()
+	dec.Reset(r)
+	err := dec.Decode(v)
+	left := r.Len()
+	msgpack.PutDecoder(dec)
+	r.Reset(nil)
+	readers.Put(r)
+	if err != nil {
 		return ver, fmt.Errorf("%w: %v", ErrCorrupt, err)
 	}
-	if r.Len() != 0 {
-		return ver, fmt.Errorf("%w: %d trailing bytes", ErrCorrupt, r.Len())
+	if left != 0 {
+		return ver, fmt.Errorf("%w: %d trailing bytes", ErrCorrupt, left)
 	}
 	return ver, nil
 }
+
+var readers = sync.Pool{New: func() any { return new(bytes.Reader) }}
 
 // Key encodes id as an 8-byte big-endian key so that byte order equals
 // numeric order.

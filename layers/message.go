@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -154,8 +155,16 @@ func zone(off int32) *time.Location {
 	if off == 0 {
 		return time.UTC
 	}
-	return time.FixedZone("", int(off))
+	// One Location per offset, shared: a message read is on every search
+	// hit, and real stores hold a handful of offsets.
+	if z, ok := zones.Load(off); ok {
+		return z.(*time.Location)
+	}
+	z, _ := zones.LoadOrStore(off, time.FixedZone("", int(off)))
+	return z.(*time.Location)
 }
+
+var zones sync.Map // int32 offset → *time.Location
 
 // GetMessages reads the messages ids in order.
 func GetMessages(tx *bolt.Tx, ids []uint64) ([]Message, error) {

@@ -4,7 +4,7 @@
 //
 //	sgbench synth  -turns N -out FILE [-seed S] [-nosync]
 //	sgbench ingest -turns N [-sync] [-writers W]
-//	sgbench search -db FILE -queries Q [-channel raw|events] [-k 10] [-seed S]
+//	sgbench search -db FILE -queries Q [-channel raw|events|graph] [-k 10] [-seed S]
 //	sgbench locomo -data FILE [-k 10] [-rounds R] [-details FILE]
 //
 // Every command also takes -json (one JSON object on stdout instead of the
@@ -29,8 +29,10 @@
 //
 // search samples a deterministic query set from the file's messages
 // (common and rare words, people's names, time phrases, short phrases;
-// 1–5 words), runs each query once to warm up, then measures Q queries:
-// latency percentiles, allocations and bytes per query, results per query.
+// 1–5 words), runs each query once to warm up, then measures Q queries on
+// one channel (-channel raw: SearchRaw, events: SearchEvents, graph:
+// SearchGraphNodes): latency percentiles, allocations and bytes per query,
+// results per query.
 // It opens the file for writing (a writer elsewhere makes it fail with
 // ErrLocked), and every search appends an observation to the file's
 // retrievals log, as every StrataGate search does (the log writer runs in

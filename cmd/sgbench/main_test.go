@@ -100,7 +100,7 @@ func TestUsage(t *testing.T) {
 		{[]string{"synth", "-bogus"}, exitUsage, "flag provided but not defined"},
 		{[]string{"synth", "-turns", "10"}, exitUsage, "-out is required"},
 		{[]string{"search", "-queries", "10"}, exitUsage, "-db is required"},
-		{[]string{"search", "-db", "x", "-channel", "graph"}, exitUsage, "want raw or events"},
+		{[]string{"search", "-db", "x", "-channel", "nodes"}, exitUsage, "want raw, events or graph"},
 		{[]string{"ingest", "-turns", "0"}, exitUsage, "-turns must be positive"},
 		{[]string{"ingest", "extra"}, exitUsage, "unexpected argument"},
 	} {
@@ -198,7 +198,7 @@ func TestIngestJSON(t *testing.T) {
 func TestSearchJSON(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "s.sg")
 	runJSON(t, "synth", "-turns", "150", "-out", path, "-nosync")
-	for _, channel := range []string{"raw", "events"} {
+	for _, channel := range []string{"raw", "events", "graph"} {
 		rep := runJSON(t, "search", "-db", path, "-queries", "40", "-channel", channel)
 		assert.Equal(t, channel, rep["channel"])
 		assert.Equal(t, 40.0, num(t, rep, "queries"))

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"runtime"
 	"slices"
 	"strings"
@@ -18,12 +19,12 @@ import (
 
 var searchCommand = &command{
 	name:     "search",
-	synopsis: "-db FILE -queries Q [-channel raw|events] [-k 10] [-seed S] [-readonly]",
+	synopsis: "-db FILE -queries Q [-channel raw|events|graph] [-k 10] [-seed S] [-readonly]",
 	summary:  "measure query latency and allocations on queries sampled from a file's messages",
 	define: func(fs *flag.FlagSet) func(context.Context, *common) (report, error) {
 		db := fs.String("db", "", "StrataGate `FILE` to search (required), e.g. one written by synth")
 		queries := fs.Int("queries", 1000, "number of measured queries")
-		channel := fs.String("channel", "raw", "search channel: raw (SearchRaw) or events (SearchEvents)")
+		channel := fs.String("channel", "raw", "search channel: raw (SearchRaw), events (SearchEvents) or graph (SearchGraphNodes)")
 		k := fs.Int("k", 10, "results per query (Query.Limit)")
 		seed := fs.Uint64("seed", 1, "query sampling seed")
 		readonly := fs.Bool("readonly", false, "open read-only: no retrieval observations are written")
@@ -33,8 +34,8 @@ var searchCommand = &command{
 				return nil, usageError("-db is required")
 			case *queries <= 0:
 				return nil, usageError("-queries must be positive")
-			case *channel != "raw" && *channel != "events":
-				return nil, usageError(fmt.Sprintf("-channel %q: want raw or events", *channel))
+			case *channel != "raw" && *channel != "events" && *channel != "graph":
+				return nil, usageError(fmt.Sprintf("-channel %q: want raw, events or graph", *channel))
 			case *k < 1 || *k > stratagate.MaxLimit:
 				return nil, usageError(fmt.Sprintf("-k must be in 1–%d", stratagate.MaxLimit))
 			}
@@ -44,6 +45,11 @@ var searchCommand = &command{
 }
 
 func search(ctx context.Context, o *common, path string, nq int, channel string, k int, seed uint64, readonly bool) (report, error) {
+	// Open would create a missing file: measuring an empty new store is
+	// never what was meant.
+	if _, err := os.Stat(path); err != nil {
+		return nil, err
+	}
 	m, err := stratagate.Open(path, &stratagate.Options{ReadOnly: readonly})
 	if err != nil {
 		return nil, err
@@ -84,8 +90,11 @@ func search(ctx context.Context, o *common, path string, nq int, channel string,
 		return nil, err
 	}
 	docs := len(ids)
-	if channel == "events" {
+	switch channel {
+	case "events":
 		docs = st.Buckets["events"]
+	case "graph":
+		docs = st.Buckets["graph.nodes"]
 	}
 
 	qs, err := sampleQueries(ctx, m, ids, nq, seed)
@@ -94,8 +103,12 @@ func search(ctx context.Context, o *common, path string, nq int, channel string,
 	}
 	do := func(text string) (int, error) {
 		q := stratagate.Query{Text: text, Scopes: scopes, Limit: k}
-		if channel == "events" {
+		switch channel {
+		case "events":
 			h, err := m.SearchEvents(ctx, q)
+			return len(h), err
+		case "graph":
+			h, err := m.SearchGraphNodes(ctx, q)
 			return len(h), err
 		}
 		h, err := m.SearchRaw(ctx, q)
