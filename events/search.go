@@ -152,7 +152,7 @@ func lists(tx *bolt.Tx, ix *index.Index, q *Query) ([][]uint64, error) {
 	// they never add any.
 	cards := make([]Card, 0, len(candidates))
 	for id := range candidates {
-		c, err := Get(tx, id)
+		c, err := getRankView(tx, id)
 		if err != nil {
 			return nil, err
 		}

@@ -95,6 +95,36 @@ func putRecord(tx *bolt.Tx, r *cardRecord) error {
 	return tx.Bucket(kv.BucketEvents).Put(kv.Key(r.ID), v)
 }
 
+// rankRecord is the part of a card record the structured rankings read
+// (chronology, use weight): decoding only these fields skips the text
+// (title, summary, quotes), which is most of a record's bytes and of the
+// cost of a search that weighs a hundred candidates.
+type rankRecord struct {
+	ID           uint64   `msgpack:"i"`
+	Thread       string   `msgpack:"th"`
+	Criticality  string   `msgpack:"cr"`
+	Mentioned    kv.Stamp `msgpack:"ma"`
+	HStart       kv.Stamp `msgpack:"hs"`
+	Lifecycle    string   `msgpack:"l"`
+	SupersededBy uint64   `msgpack:"sb,omitempty"`
+}
+
+// getRankView reads card id with only the fields of rankRecord set.
+func getRankView(tx *bolt.Tx, id uint64) (Card, error) {
+	var r rankRecord
+	v := tx.Bucket(kv.BucketEvents).Get(kv.Key(id))
+	if v == nil {
+		return Card{}, fmt.Errorf("event %d: %w", id, ErrNotFound)
+	}
+	if _, err := kv.Decode(v, &r, cardVersion); err != nil {
+		return Card{}, fmt.Errorf("event %d: %w", id, err)
+	}
+	c := Card{ID: r.ID, Thread: r.Thread, Criticality: Criticality(r.Criticality), Lifecycle: Lifecycle(r.Lifecycle), SupersededBy: r.SupersededBy}
+	c.Temporal.MentionedAt = r.Mentioned.Time()
+	c.Temporal.HappenedStart = r.HStart.Time()
+	return c, nil
+}
+
 // Get reads card id.
 func Get(tx *bolt.Tx, id uint64) (Card, error) {
 	r, err := getRecord(tx, id)

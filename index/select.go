@@ -45,28 +45,32 @@ func (ix *Index) Select(tx *bolt.Tx, s Select) ([]Result, error) {
 		}
 		st = nil // not needed: record ids are then read directly
 	}
-	scopes := roaring.New()
+	// Unions go through FastOr (lazy container unions): a union built by
+	// repeated Or of run-encoded bitmaps inserts value by value.
+	var bms []*roaring.Bitmap
 	for _, sc := range s.Scopes {
 		bm, err := ix.scope(b, sc)
 		if err != nil {
 			return nil, err
 		}
 		if bm != nil {
-			scopes.Or(bm)
+			bms = append(bms, bm)
 		}
 	}
+	scopes := roaring.FastOr(bms...)
 	var set *roaring.Bitmap
 	if len(s.AnyKeywords) > 0 {
-		set = roaring.New()
+		bms = bms[:0]
 		for _, kw := range s.AnyKeywords {
 			bm, err := ix.keyword(b, kw)
 			if err != nil {
 				return nil, err
 			}
 			if bm != nil {
-				set.Or(bm)
+				bms = append(bms, bm)
 			}
 		}
+		set = roaring.FastOr(bms...)
 		set.And(scopes)
 	} else {
 		set = scopes
