@@ -125,6 +125,22 @@ func getRankView(tx *bolt.Tx, id uint64) (Card, error) {
 	return c, nil
 }
 
+// GetLifecycle reads only card id's lifecycle (graph views check the
+// source events of every fact they show).
+func GetLifecycle(tx *bolt.Tx, id uint64) (Lifecycle, error) {
+	var r struct {
+		Lifecycle string `msgpack:"l"`
+	}
+	v := tx.Bucket(kv.BucketEvents).Get(kv.Key(id))
+	if v == nil {
+		return "", fmt.Errorf("event %d: %w", id, ErrNotFound)
+	}
+	if _, err := kv.Decode(v, &r, cardVersion); err != nil {
+		return "", fmt.Errorf("event %d: %w", id, err)
+	}
+	return Lifecycle(r.Lifecycle), nil
+}
+
 // Get reads card id.
 func Get(tx *bolt.Tx, id uint64) (Card, error) {
 	r, err := getRecord(tx, id)

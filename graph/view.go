@@ -25,8 +25,8 @@ func activeEvent(tx *bolt.Tx, id uint64, cache map[uint64]bool) bool {
 	if v, ok := cache[id]; ok {
 		return v
 	}
-	c, err := events.Get(tx, id)
-	v := err == nil && c.Lifecycle == events.LifecycleActive
+	l, err := events.GetLifecycle(tx, id)
+	v := err == nil && l == events.LifecycleActive
 	cache[id] = v
 	return v
 }
