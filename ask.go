@@ -12,6 +12,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/stratagate/stratagate/bm25"
 	"github.com/stratagate/stratagate/events"
 	"github.com/stratagate/stratagate/events/temporal"
 	"github.com/stratagate/stratagate/gate"
@@ -90,7 +91,11 @@ func (m *Memory) Ask(ctx context.Context, question string, opts AskOptions) (Ans
 	}
 	now := m.opts.Clock()
 	r := &retriever{m: m, scopes: q.Scopes, thread: q.Thread}
-	res, err := gate.RunQuestion(ctx, gate.Analyze(question, now), r, gate.HeuristicAssessor{}, gate.HeuristicAnswerer{}, gate.Budget{Rounds: opts.MaxRounds})
+	gq := gate.Analyze(question, now)
+	if err := m.weighTerms(ctx, gq); err != nil {
+		return Answer{}, err
+	}
+	res, err := gate.RunQuestion(ctx, gq, r, gate.HeuristicAssessor{}, gate.HeuristicAnswerer{}, gate.Budget{Rounds: opts.MaxRounds})
 	if err != nil {
 		return Answer{}, err
 	}
@@ -360,4 +365,39 @@ func clipBytes(s string, n int) string {
 		n--
 	}
 	return s[:n]
+}
+
+// weighTerms sets q.Weights to each term's idf over the stored messages
+// (the raw index's document frequencies), so that the assessor's coverage
+// counts a rare word of the question for more than a common one. A store
+// without messages leaves the weights unset (every term counts 1).
+func (m *Memory) weighTerms(ctx context.Context, q *gate.Question) error {
+	release, err := m.enter(ctx)
+	if err != nil {
+		return err
+	}
+	defer release()
+	if len(q.Terms) == 0 {
+		return nil
+	}
+	w := make([]float64, len(q.Terms))
+	err = m.db.View(func(tx *bolt.Tx) error {
+		for i, t := range q.Terms {
+			df, n, err := m.raw.DocFreq(tx, 0, t)
+			if err != nil {
+				return err
+			}
+			if n == 0 {
+				w = nil
+				return nil
+			}
+			w[i] = bm25.IDF(n, df)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	q.Weights = w
+	return nil
 }

@@ -91,7 +91,7 @@ func TestAskAdoptsOnlyUsedEvidence(t *testing.T) {
 	mem := sampleMemory(t)
 	ids := allEventIDs(t, mem)
 	before := weightsOf(t, mem, ids)
-	a, err := mem.Ask(ctx, "Which database does Atlas use?", stratagate.AskOptions{Scopes: atlasScopes})
+	a, err := mem.Ask(ctx, "When did Mia pick up her parrot Kiwi?", stratagate.AskOptions{Scopes: atlasScopes})
 	require.NoError(t, err)
 	require.Equal(t, "sufficient", a.Verdict)
 	used := map[uint64]bool{}

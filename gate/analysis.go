@@ -39,6 +39,11 @@ type Question struct {
 	// either-or alternative) nor reporting verbs (say, tell, mention…):
 	// what evidence must cover besides the entity.
 	Topic []string
+	// Weights, when set, weigh Terms (same order) in the assessor's
+	// coverage: the caller's corpus idf, so that covering a rare word
+	// ("museum") counts for more than covering a common one ("go"). nil
+	// weighs every term 1.
+	Weights []float64
 
 	relation  relation          // where-questions: the relation cues to prefer
 	altEntity map[int]bool      // indexes of Entities that are either-or alternatives

@@ -275,7 +275,7 @@ func (HeuristicAssessor) Assess(_ context.Context, q *Question, b *Batch, st *St
 	coverage := 0.0
 	switch {
 	case len(q.Terms) > 0:
-		coverage = float64(nCovered) / float64(len(q.Terms))
+		coverage = q.coverage(covered)
 	case len(rel) > 0:
 		coverage = 1
 	}
@@ -561,4 +561,26 @@ func fitText(q *Question, nCovered int, allEnts bool, missingEnts []string, refs
 		}
 	}
 	return b.String()
+}
+
+// coverage is the share of the question's terms that covered marks,
+// weighted by Weights when they are set (and valid), by count otherwise.
+func (q *Question) coverage(covered []bool) float64 {
+	if len(q.Weights) != len(q.Terms) {
+		return float64(count(covered)) / float64(len(q.Terms))
+	}
+	var got, all float64
+	for j, w := range q.Weights {
+		if !(w > 0) {
+			w = 0
+		}
+		all += w
+		if covered[j] {
+			got += w
+		}
+	}
+	if all == 0 {
+		return float64(count(covered)) / float64(len(q.Terms))
+	}
+	return got / all
 }

@@ -187,3 +187,44 @@ func TestHeuristicAssessorDateFromSourceMessage(t *testing.T) {
 	assert.Equal(t, gate.Sufficient, a.Verdict, a.Fit)
 	assert.Equal(t, []string{"m45"}, a.EvidenceRefs)
 }
+
+// With corpus weights, covering the common words of a question is not
+// covering the question: the rare word it is about weighs more.
+func TestHeuristicAssessorWeightedCoverage(t *testing.T) {
+	question := "When did Melanie go to the museum?"
+	items := []gate.Item{{Ref: "m1", Speaker: "Melanie", Text: "We went camping with the kids last week.",
+		MentionedAt:   time.Date(2023, 7, 10, 0, 0, 0, 0, time.UTC),
+		HappenedStart: time.Date(2023, 7, 3, 0, 0, 0, 0, time.UTC), HappenedEnd: time.Date(2023, 7, 10, 0, 0, 0, 0, time.UTC),
+		Precision: "week", TimeText: "last week"}}
+	run := func(weights map[string]float64) gate.Assessment {
+		q := gate.Analyze(question, now)
+		if weights != nil {
+			q.Weights = make([]float64, len(q.Terms))
+			for i, term := range q.Terms {
+				w, ok := weights[term]
+				require.True(t, ok, "term %q", term)
+				q.Weights[i] = w
+			}
+		}
+		s := gate.NewSessionQuestion(q, gate.Budget{})
+		b := s.Observe(gate.Batch{Strategy: gate.SearchRawMemory, Items: items})
+		require.NotNil(t, b)
+		a, err := gate.HeuristicAssessor{}.Assess(context.Background(), s.Question(), b, s.State())
+		require.NoError(t, err)
+		return a
+	}
+	// Unweighted, two of three terms (the name, "go" through "went") pass
+	// the coverage bar.
+	assert.Equal(t, gate.Sufficient, run(nil).Verdict)
+	// Weighted by rarity, the missing "museum" is most of the question.
+	a := run(map[string]float64{"melani": 1.4, "go": 1.9, "museum": 4.8})
+	assert.Equal(t, gate.Partial, a.Verdict)
+	// Weights that do not fit the terms are ignored.
+	q := gate.Analyze(question, now)
+	q.Weights = []float64{1}
+	s := gate.NewSessionQuestion(q, gate.Budget{})
+	b := s.Observe(gate.Batch{Strategy: gate.SearchRawMemory, Items: items})
+	a, err := gate.HeuristicAssessor{}.Assess(context.Background(), s.Question(), b, s.State())
+	require.NoError(t, err)
+	assert.Equal(t, gate.Sufficient, a.Verdict)
+}

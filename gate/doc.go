@@ -188,7 +188,10 @@
 // time questions a report before a plan, then Score, then batch order;
 // for current-state, either-or and where-questions the order of rankState
 // below) are the evidence refs, dated ones first for time questions.
-// Coverage is the fraction of Terms covered by them.
+// Coverage is the fraction of Terms covered by them, each term weighted by
+// Question.Weights when the caller sets them (Memory.Ask sets each term's
+// idf over the stored messages, so that covering "go" in "When did Melanie
+// go to the museum?" is not most of the question), by 1 otherwise.
 //
 //   - No relevant item, or coverage < 0.3: wrong, no refs, Missing
 //     "events about <entities, words>", next channel.

@@ -565,6 +565,33 @@ func (ix *Index) ForEachID(tx *bolt.Tx, fn func(id uint64, doc uint32) error) er
 	return nil
 }
 
+// DocFreq returns how many documents hold term in field f (tombstoned
+// included) and how many documents the index holds, from the term and
+// stats records only (no posting is read).
+func (ix *Index) DocFreq(tx *bolt.Tx, f int, term string) (df, docs int, err error) {
+	var b buckets
+	if !ix.open(tx, &b) || f < 0 || f >= len(ix.fields) {
+		return 0, 0, nil
+	}
+	st, err := ix.readStats(&b)
+	if err != nil {
+		return 0, 0, err
+	}
+	terms, err := b.sub(&b.terms, bTerms)
+	if err != nil {
+		return 0, 0, err
+	}
+	v := terms.Get(termKey(nil, uint8(f), term))
+	if v == nil {
+		return 0, int(st.Docs), nil
+	}
+	tr, err := decodeTermRecord(v)
+	if err != nil {
+		return 0, 0, fmt.Errorf("index %s: %w", ix.name, err)
+	}
+	return int(tr.DF), int(st.Docs), nil
+}
+
 // Count returns the number of documents ever added (tombstoned included).
 func (ix *Index) Count(tx *bolt.Tx) (int, error) {
 	var b buckets

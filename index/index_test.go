@@ -740,3 +740,33 @@ func TestConcurrentSearch(t *testing.T) {
 	}
 	require.NoError(t, werr)
 }
+
+func TestDocFreq(t *testing.T) {
+	db := openDB(t)
+	ix := index.New("a", oneField, index.Options{})
+	require.NoError(t, db.View(func(tx *bolt.Tx) error {
+		df, n, err := ix.DocFreq(tx, 0, "x")
+		assert.Zero(t, df)
+		assert.Zero(t, n, "no index yet")
+		return err
+	}))
+	addAll(t, db, ix,
+		index.Doc{ID: 1, Scope: "s", Fields: [][]string{words("x y")}},
+		index.Doc{ID: 2, Scope: "s", Fields: [][]string{words("x x z")}},
+		index.Doc{ID: 3, Scope: "t", Fields: [][]string{words("y")}},
+	)
+	require.NoError(t, db.View(func(tx *bolt.Tx) error {
+		for _, tc := range []struct {
+			term string
+			df   int
+		}{{"x", 2}, {"y", 2}, {"z", 1}, {"w", 0}} {
+			df, n, err := ix.DocFreq(tx, 0, tc.term)
+			require.NoError(t, err)
+			assert.Equal(t, tc.df, df, tc.term)
+			assert.Equal(t, 3, n)
+		}
+		df, n, err := ix.DocFreq(tx, 1, "x")
+		assert.Zero(t, df+n, "no such field")
+		return err
+	}))
+}
