@@ -34,6 +34,7 @@ FUZZTIME ?= 30s
 fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzDecode -fuzztime=$(FUZZTIME) ./model/
 	$(GO) test -run='^$$' -fuzz=FuzzTokenize -fuzztime=$(FUZZTIME) ./bm25/
+	$(GO) test -run='^$$' -fuzz=FuzzDecodeRecords -fuzztime=$(FUZZTIME) ./index/
 
 clean:
 	$(GO) clean -testcache
