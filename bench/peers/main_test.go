@@ -28,7 +28,7 @@ func TestCorpusDeterministic(t *testing.T) {
 // TestPeersSmall runs every engine on a small corpus (SQLite FTS5 only
 // when built with -tags sqlite_fts5) and checks the JSON contract.
 func TestPeersSmall(t *testing.T) {
-	engines := "stratagate,bleve"
+	engines := "stratagate,bleve,stratagate-memory"
 	if haveFTS5 {
 		engines += ",sqlite-fts5"
 	}
@@ -48,6 +48,8 @@ func TestPeersSmall(t *testing.T) {
 			P99           float64  `json:"p99_us"`
 			MeanResults   float64  `json:"mean_results"`
 			Overlap       *float64 `json:"overlap_at_k"`
+			Uncompacted   float64  `json:"uncompacted_bytes_per_msg"`
+			Compacted     float64  `json:"compacted_bytes_per_msg"`
 		} `json:"engines"`
 	}
 	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
@@ -56,9 +58,9 @@ func TestPeersSmall(t *testing.T) {
 	if res.Docs != 600 {
 		t.Errorf("docs = %d, want 600", res.Docs)
 	}
-	want := 2
+	want := 3
 	if haveFTS5 {
-		want = 3
+		want = 4
 	}
 	if len(res.Engines) != want {
 		t.Fatalf("%d engines, want %d: %s", len(res.Engines), want, out.String())
@@ -74,6 +76,17 @@ func TestPeersSmall(t *testing.T) {
 		}
 		if e.Overlap == nil || *e.Overlap < 0.5 {
 			t.Errorf("%s: overlap with StrataGate %v", e.Name, e.Overlap)
+		}
+		switch e.Name {
+		case "stratagate":
+			// Compaction is part of its build: the measured file is smaller.
+			if e.Uncompacted < e.BytesPerMsg {
+				t.Errorf("stratagate: %.0f bytes/msg before compaction, %.0f after", e.Uncompacted, e.BytesPerMsg)
+			}
+		case "stratagate-memory":
+			if e.Compacted <= 0 || e.Compacted > e.BytesPerMsg {
+				t.Errorf("stratagate-memory: %.0f bytes/msg compacted, %.0f live", e.Compacted, e.BytesPerMsg)
+			}
 		}
 	}
 }
