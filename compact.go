@@ -17,8 +17,11 @@ var ErrExists = kv.ErrExists
 // "Performance"). The copy is one consistent snapshot taken while Appends
 // and jobs go on; jobs pending in it resume when the copy is opened, as
 // after a crash. To replace a file with its compacted copy, Close it and
-// rename the copy over it. path must not exist (ErrExists); on error or
-// cancellation no file is left. Works on a read-only Memory too.
+// rename the copy over it. path must not exist (ErrExists). The copy is
+// written to a temporary file beside path and linked to path only when
+// complete and synced, so path never holds a partial copy; on error or
+// cancellation the temporary file is removed (a crash may leave one,
+// named ".NAME.compact-*"). Works on a read-only Memory too.
 func (m *Memory) CompactTo(ctx context.Context, path string) error {
 	release, err := m.enter(ctx)
 	if err != nil {

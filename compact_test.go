@@ -25,8 +25,12 @@ func TestCompactTo(t *testing.T) {
 	before, err := mem.Stats(ctx)
 	require.NoError(t, err)
 
-	dst := filepath.Join(t.TempDir(), "compact.sg")
+	dir := t.TempDir()
+	dst := filepath.Join(dir, "compact.sg")
 	require.NoError(t, mem.CompactTo(ctx, dst))
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	require.Len(t, entries, 1, "the copy alone, no temporary file")
 	assert.ErrorIs(t, mem.CompactTo(ctx, dst), stratagate.ErrExists, "an existing file is never overwritten")
 
 	srcInfo, err := os.Stat(src)
@@ -71,4 +75,7 @@ func TestCompactToCancelled(t *testing.T) {
 	assert.ErrorIs(t, mem.CompactTo(c, dst), context.Canceled)
 	_, err = os.Stat(dst)
 	assert.ErrorIs(t, err, os.ErrNotExist, "no partial file is left")
+	left, err := os.ReadDir(filepath.Dir(dst))
+	require.NoError(t, err)
+	assert.Empty(t, left, "nor a temporary one")
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -23,25 +24,62 @@ const compactTxBytes = 16 << 20
 // pages filled completely (bbolt leaves pages half full after random
 // inserts, and a file keeps the pages freed by copy-on-write). The copy is
 // one consistent snapshot (one read transaction), taken while writers go
-// on. It is written without fsync until the end, then synced; on error or
-// cancellation the partial file is removed. path must not exist
-// (ErrExists).
+// on. It is written to a temporary file beside path (".NAME.compact-*"),
+// without fsync until the end, synced, and only then linked to path, so
+// path never holds a partial copy, even after a crash (which may leave the
+// temporary file behind); on error or cancellation the temporary file is
+// removed. path must not exist (ErrExists), then or when the copy is done.
 func (db *DB) CompactTo(ctx context.Context, path string) (err error) {
 	if _, err := os.Lstat(path); err == nil {
 		return fmt.Errorf("kv: compact to %s: %w", path, ErrExists)
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("kv: compact to %s: %w", path, err)
 	}
-	dst, err := bolt.Open(path, 0o600, &bolt.Options{NoSync: true, NoFreelistSync: true, FreelistType: bolt.FreelistMapType})
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".compact-*")
 	if err != nil {
 		return fmt.Errorf("kv: compact to %s: %w", path, err)
 	}
+	tmp := f.Name()
+	f.Close()
+	defer func() {
+		if err != nil {
+			os.Remove(tmp)
+		}
+	}()
+	if err := db.compactInto(ctx, tmp); err != nil {
+		return fmt.Errorf("kv: compact to %s: %w", path, err)
+	}
+	// Link refuses an existing path (a copy made meanwhile is never
+	// replaced); the temporary name is then dropped.
+	if err := os.Link(tmp, path); err != nil {
+		if errors.Is(err, os.ErrExist) {
+			return fmt.Errorf("kv: compact to %s: %w", path, ErrExists)
+		}
+		return fmt.Errorf("kv: compact to %s: %w", path, err)
+	}
+	os.Remove(tmp)
+	return syncDir(filepath.Dir(path))
+}
+
+// syncDir makes a new directory entry durable.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
+
+// compactInto copies db's current state into the new (empty) file at path.
+func (db *DB) compactInto(ctx context.Context, path string) (err error) {
+	dst, err := bolt.Open(path, 0o600, &bolt.Options{NoSync: true, NoFreelistSync: true, FreelistType: bolt.FreelistMapType})
+	if err != nil {
+		return err
+	}
 	defer func() {
 		if cerr := dst.Close(); err == nil && cerr != nil {
-			err = fmt.Errorf("kv: compact to %s: %w", path, cerr)
-		}
-		if err != nil {
-			os.Remove(path)
+			err = cerr
 		}
 	}()
 	err = db.bolt.View(func(src *bolt.Tx) error {
@@ -59,13 +97,9 @@ func (db *DB) CompactTo(ctx context.Context, path string) (err error) {
 		return c.tx.Commit()
 	})
 	if err != nil {
-		return fmt.Errorf("kv: compact to %s: %w", path, err)
+		return err
 	}
-	dst.NoSync = false
-	if err := dst.Sync(); err != nil {
-		return fmt.Errorf("kv: compact to %s: %w", path, err)
-	}
-	return nil
+	return dst.Sync()
 }
 
 // copier copies buckets into dst in transactions of about compactTxBytes.
