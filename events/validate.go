@@ -155,7 +155,7 @@ func Build(p *model.ExtractedEvent, src *Source) (Card, error) {
 				break
 			}
 		}
-		r := temporal.Resolve(tt, ref.At)
+		r := resolveIn(c.Quotes, ref.Content, tt, ref.At)
 		c.Temporal = Temporal{
 			MentionedAt: ref.At, OriginalText: tt, Precision: string(r.Precision), Basis: string(r.Basis), Approx: r.Approx,
 		}
@@ -234,3 +234,19 @@ func b2i(b bool) int {
 // QuoteIn reports whether quote occurs in content with case and runs of
 // whitespace folded, the rule Build applies.
 func QuoteIn(quote, content string) bool { return strings.Contains(fold(content), fold(quote)) }
+
+// resolveIn resolves the time expression tt where it occurs: in the
+// first quote that holds it, else in content (the citing message), the
+// first temporal.Find match whose text is tt, so that its sentence counts
+// ("I'll start on Friday" is the coming Friday, "I moved on Friday" the
+// last one); tt alone when Find reports it in neither.
+func resolveIn(quotes []string, content, tt string, at time.Time) temporal.Resolution {
+	for _, text := range append(slices.Clip(quotes), content) {
+		for _, m := range temporal.Find(text, at) {
+			if strings.EqualFold(strings.TrimSpace(m.Text), tt) {
+				return m.Resolution
+			}
+		}
+	}
+	return temporal.Resolve(tt, at)
+}

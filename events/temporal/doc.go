@@ -104,7 +104,11 @@
 //	this Monday             → the Monday of ref's ISO week
 //	Friday, on Friday       → like "last Friday" (conversation mostly reports
 //	                          the past), Basis inferred; "next"/"this coming"
-//	                          select the future
+//	                          select the future, and so does, in Find, a
+//	                          sentence with will, 'll, shall, won't, gonna,
+//	                          going to, plan(s/ning) to, scheduled,
+//	                          upcoming, until or till ("I'll call you on
+//	                          Friday" → the earliest Friday after ref's day)
 //	Friday last/this/next week → that weekday of the named ISO week
 //	last/this/next May      → the latest May before ref's month / May of ref's
 //	                          year / the earliest May after ref's month

@@ -1,6 +1,7 @@
 package temporal_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -60,8 +61,8 @@ func FuzzFind(f *testing.F) {
 			if span != m.Text {
 				t.Fatalf("%q: Text %q != span %q", text, m.Text, span)
 			}
-			if r := temporal.Resolve(span, ref); r != m.Resolution && !sameResolution(r, m.Resolution) {
-				t.Fatalf("%q: span %q resolves to %+v in Find but %+v alone", text, span, m.Resolution, r)
+			if !agreesAlone(span, m, ref) {
+				t.Fatalf("%q: span %q resolves to %+v in Find but %+v alone", text, span, m.Resolution, temporal.Resolve(span, ref))
 			}
 			prev = m.Offset + m.Length
 		}
@@ -79,4 +80,25 @@ func sameResolution(a, b temporal.Resolution) bool {
 	a.Duration, b.Duration = nil, nil
 	return a.Text == b.Text && a.Start.Equal(b.Start) && a.End.Equal(b.End) &&
 		a.Precision == b.Precision && a.Basis == b.Basis && a.Approx == b.Approx
+}
+
+// agreesAlone reports whether Find's match m of span resolves as Resolve
+// resolves the span alone. The one documented exception: a bare weekday
+// in a sentence about the future is the coming one in Find (which sees
+// the sentence) and the last one alone, 7 or 14 days apart.
+func agreesAlone(span string, m temporal.Match, ref time.Time) bool {
+	alone := temporal.Resolve(span, ref)
+	if alone == m.Resolution || sameResolution(alone, m.Resolution) {
+		return true
+	}
+	// The span starts with the weekday (after "on"), possibly followed by
+	// a clock time ("Friday 3pm").
+	low := strings.TrimPrefix(strings.ToLower(span), "on ")
+	weekday := false
+	for d := time.Sunday; d <= time.Saturday; d++ {
+		weekday = weekday || strings.HasPrefix(low, strings.ToLower(d.String()))
+	}
+	gap := m.Start.Sub(alone.Start)
+	return weekday && m.Basis == temporal.BasisInferred && alone.Basis == temporal.BasisInferred &&
+		m.Precision == alone.Precision && (gap == 7*24*time.Hour || gap == 14*24*time.Hour)
 }

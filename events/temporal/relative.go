@@ -120,8 +120,9 @@ func (p *parser) unitBeforeLast(i int) (cand, bool) {
 }
 
 // weekdayForms parses a bare weekday ("Friday": the most recent one
-// strictly before ref's day, basis inferred) and "Friday [of]
-// last/this/next week" (that weekday of the named ISO week).
+// strictly before ref's day, or in free text whose sentence speaks of the
+// future the next one strictly after it; basis inferred) and "Friday
+// [of] last/this/next week" (that weekday of the named ISO week).
 func (p *parser) weekdayForms(i int) (cand, bool) {
 	wd, ok := weekdayWords[p.w(i)]
 	if !ok || wd.plural {
@@ -135,7 +136,63 @@ func (p *parser) weekdayForms(i int) (cand, bool) {
 		d := p.weekdayIn(p.addDays(p.today, 7*dir), wd.d)
 		return cand{p.dayRes(d, BasisRelative), j + n + 1 - i}, true
 	}
+	if !p.whole && p.futureSentence(i) {
+		return cand{p.dayRes(p.weekdayAfter(p.today, wd.d), BasisInferred), 1}, true
+	}
 	return cand{p.dayRes(p.weekdayBefore(p.today, wd.d), BasisInferred), 1}, true
+}
+
+// futureSentence reports whether the sentence around token i speaks of
+// the future: it holds will, 'll, shall, won't, gonna, going to, plan(s,
+// ning) to, scheduled, upcoming, until or till. A bare weekday there is
+// the coming one ("I'll call you on Friday"), not the last one.
+func (p *parser) futureSentence(i int) bool {
+	lo, hi := i, i
+	for lo > 0 && !p.sentenceEnd(lo-1) {
+		lo--
+	}
+	for hi+1 < len(p.toks) && !p.sentenceEnd(hi+1) {
+		hi++
+	}
+	for k := lo; k <= hi; k++ {
+		switch p.w(k) {
+		case "will", "shall", "gonna", "scheduled", "upcoming", "until", "till":
+			return true
+		case "ll":
+			if p.isApostrophe(k - 1) {
+				return true
+			}
+		case "t":
+			if p.isApostrophe(k-1) && p.isW(k-2, "won") {
+				return true
+			}
+		case "going", "plan", "plans", "planning":
+			if p.isW(k+1, "to") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// sentenceEnd reports whether token k ends a sentence.
+func (p *parser) sentenceEnd(k int) bool {
+	if k < 0 || k >= len(p.toks) || p.toks[k].kind != tPunct {
+		return false
+	}
+	switch p.toks[k].s {
+	case ".", "!", "?", ";", "。", "！", "？", "；":
+		return true
+	}
+	return false
+}
+
+// isApostrophe reports whether token k is ' or ’ glued to its neighbours.
+func (p *parser) isApostrophe(k int) bool {
+	if k < 0 || k >= len(p.toks) || p.toks[k].kind != tPunct {
+		return false
+	}
+	return p.toks[k].s == "'" || p.toks[k].s == "’"
 }
 
 // earlierLater parses "earlier this week/month/year" ([unit start, end of
