@@ -9,6 +9,7 @@ require (
 	github.com/blevesearch/bleve_index_api v1.4.1
 	github.com/mattn/go-sqlite3 v1.14.53
 	github.com/stratagate/stratagate v0.0.0-00010101000000-000000000000
+	go.etcd.io/bbolt v1.5.0
 )
 
 require (
@@ -36,7 +37,6 @@ require (
 	github.com/mschoch/smat v0.2.0 // indirect
 	github.com/vmihailenco/msgpack/v5 v5.4.1 // indirect
 	github.com/vmihailenco/tagparser/v2 v2.0.0 // indirect
-	go.etcd.io/bbolt v1.5.0 // indirect
 	golang.org/x/sys v0.45.0 // indirect
 	google.golang.org/protobuf v1.36.6 // indirect
 )
