@@ -125,6 +125,10 @@ func lists(tx *bolt.Tx, ix *index.Index, q *Query) ([][]uint64, error) {
 			types = append(types, KeywordType+string(t))
 		}
 	}
+	lexRank := make(map[uint64]int, len(lex))
+	for i, r := range lex {
+		lexRank[r.ID] = i
+	}
 	for _, kws := range [][]string{people, entities, types} {
 		if len(kws) == 0 {
 			continue
@@ -133,6 +137,23 @@ func lists(tx *bolt.Tx, ix *index.Index, q *Query) ([][]uint64, error) {
 		if err != nil {
 			return nil, err
 		}
+		// The cards of a named person (entity, type) that also match the
+		// question's words come first, in lexical order; the rest follow
+		// newest first. Newest-first alone would rank a person every card
+		// involves by recency, above the cards the question is about.
+		slices.SortStableFunc(rs, func(a, b index.Result) int {
+			ra, oka := lexRank[a.ID]
+			rb, okb := lexRank[b.ID]
+			switch {
+			case oka && okb:
+				return ra - rb
+			case oka:
+				return -1
+			case okb:
+				return 1
+			}
+			return 0
+		})
 		add(rs)
 	}
 	if tm := firstKnown(temporal.Find(q.Text, now)); tm != nil {
@@ -293,15 +314,15 @@ func cmpDur(a, b time.Duration) int {
 
 func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
-// priorWeight is Weight without reading the thread for cards never
-// adopted (their weight is the criticality floor): most candidates.
+// priorWeight is the use prior of c: its weight if an answer ever used
+// it, 0 (no place in the prior ranking) if none did. A card never used
+// has only its criticality floor, which says how long it keeps its weight
+// once used, not how relevant it is: ranking unused cards by floors would
+// lift every identity or preference card above the lexical matches.
 func priorWeight(tx *bolt.Tx, c *Card) (float64, error) {
 	u, ok, err := GetUse(tx, c.ID)
-	if err != nil || ok {
-		if err != nil {
-			return 0, err
-		}
-		return Weight(tx, c)
+	if err != nil || !ok || u.Adoptions == 0 {
+		return 0, err
 	}
-	return WeightFor(c, u, false, 0), nil
+	return Weight(tx, c)
 }

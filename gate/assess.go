@@ -279,6 +279,13 @@ func (HeuristicAssessor) Assess(_ context.Context, q *Question, b *Batch, st *St
 	case len(rel) > 0:
 		coverage = 1
 	}
+	// With corpus weights, the question's most informative topic term
+	// must be covered: evidence that covers everything but "onsite" in
+	// "When was Leo's onsite interview?" is about another interview.
+	keyOK := true
+	if k := q.keyTerm(); k >= 0 {
+		keyOK = covered[k]
+	}
 	var missingEnts []string
 	for j, ok := range entsOK {
 		if !ok {
@@ -320,7 +327,7 @@ func (HeuristicAssessor) Assess(_ context.Context, q *Question, b *Batch, st *St
 		a.Missing = "events about " + soughtText(q)
 		a.NextStrategy, a.NextTarget = next, target
 		a.NextQuery = q.Query
-	case coverage >= SufficientCoverage && allEnts && (!q.WantsTime || dated != nil) &&
+	case coverage >= SufficientCoverage && allEnts && keyOK && (!q.WantsTime || dated != nil) &&
 		(!q.WantsList || sources(rel) >= 2 || lastRound || listSearched) && !planOnly && stateNext == "":
 		a.Verdict = Sufficient
 		a.NextStrategy = Answer
@@ -331,7 +338,7 @@ func (HeuristicAssessor) Assess(_ context.Context, q *Question, b *Batch, st *St
 		switch {
 		case !allEnts:
 			a.Missing = "evidence mentioning " + strings.Join(missingEnts, ", ")
-		case coverage < SufficientCoverage:
+		case coverage < SufficientCoverage || !keyOK:
 			a.Missing = "evidence about " + uncoveredText(q, covered)
 		case q.WantsTime && dated == nil:
 			a.Missing = "occurrence date"
@@ -583,4 +590,21 @@ func (q *Question) coverage(covered []bool) float64 {
 		return float64(count(covered)) / float64(len(q.Terms))
 	}
 	return got / all
+}
+
+// keyTerm is the index in Terms of the Topic term with the highest weight
+// (the rarest word the question is about), or -1 without weights or
+// topic terms.
+func (q *Question) keyTerm() int {
+	if len(q.Weights) != len(q.Terms) || len(q.Topic) == 0 {
+		return -1
+	}
+	topic := termIndex(q.Topic)
+	best := -1
+	for j, t := range q.Terms {
+		if topic[t] && (best < 0 || q.Weights[j] > q.Weights[best]) {
+			best = j
+		}
+	}
+	return best
 }

@@ -228,3 +228,35 @@ func TestHeuristicAssessorWeightedCoverage(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, gate.Sufficient, a.Verdict)
 }
+
+// With weights, the rarest topic term must be covered: the rest of the
+// question is not the question.
+func TestHeuristicAssessorKeyTerm(t *testing.T) {
+	question := "When was Leo's onsite interview at Cascadia?"
+	items := []gate.Item{{Ref: "m1", Speaker: "Leo", Text: "A recruiter from Cascadia called me last week about an interview.",
+		MentionedAt:   time.Date(2024, 3, 19, 0, 0, 0, 0, time.UTC),
+		HappenedStart: time.Date(2024, 3, 11, 0, 0, 0, 0, time.UTC), HappenedEnd: time.Date(2024, 3, 18, 0, 0, 0, 0, time.UTC),
+		Precision: "week", TimeText: "last week"}}
+	run := func(weights map[string]float64) gate.Assessment {
+		q := gate.Analyze(question, now)
+		if weights != nil {
+			q.Weights = make([]float64, len(q.Terms))
+			for i, term := range q.Terms {
+				q.Weights[i] = weights[term]
+			}
+		}
+		s := gate.NewSessionQuestion(q, gate.Budget{})
+		b := s.Observe(gate.Batch{Strategy: gate.SearchRawMemory, Items: items})
+		require.NotNil(t, b)
+		a, err := gate.HeuristicAssessor{}.Assess(context.Background(), s.Question(), b, s.State())
+		require.NoError(t, err)
+		return a
+	}
+	require.Contains(t, gate.Analyze(question, now).Topic, "onsit")
+	// Covering leo, interview and cascadia is enough by count (and by
+	// weight: 6 of 9), not when the key word is missing.
+	assert.Equal(t, gate.Sufficient, run(nil).Verdict)
+	a := run(map[string]float64{"leo": 1, "onsit": 3, "interview": 2.5, "cascadia": 2.5})
+	assert.Equal(t, gate.Partial, a.Verdict)
+	assert.Contains(t, a.Missing, "onsite")
+}

@@ -191,11 +191,14 @@
 // Coverage is the fraction of Terms covered by them, each term weighted by
 // Question.Weights when the caller sets them (Memory.Ask sets each term's
 // idf over the stored messages, so that covering "go" in "When did Melanie
-// go to the museum?" is not most of the question), by 1 otherwise.
+// go to the museum?" is not most of the question), by 1 otherwise. With
+// weights, the Topic term of highest weight (the rarest word the question
+// is about) must be covered for a sufficient verdict.
 //
 //   - No relevant item, or coverage < 0.3: wrong, no refs, Missing
 //     "events about <entities, words>", next channel.
-//   - Coverage ≥ 0.6, every entity covered, a dated item when WantsTime,
+//   - Coverage ≥ 0.6, every entity covered, the key Topic term covered
+//     (with weights), a dated item when WantsTime,
 //     when WantsList ≥ 2 items of distinct sources (items linked to each
 //     other count once; one item is enough in the last round or once both
 //     the raw source and a block expansion were searched), not a plan

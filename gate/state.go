@@ -643,11 +643,12 @@ func splitUnits(text string, end func(rune) bool) []string {
 // count twice) and entities; the unit holding timeText wins; ties go to
 // the first.
 func bestUnit(q *Question, units []string, timeText string) string {
-	best, bestN := "", -1
+	best, bestN, bestTopic := "", -1, -1
 	for _, u := range units {
 		it := Item{Text: u}
 		// Topic terms weigh double: the entity alone is not the answer.
-		n := itemCover(q, &it) + topicCover(q, &it)
+		topic := topicCover(q, &it)
+		n := itemCover(q, &it) + topic
 		for _, e := range q.Entities {
 			if strings.Contains(strings.ToLower(u), strings.ToLower(e)) {
 				n++
@@ -656,8 +657,10 @@ func bestUnit(q *Question, units []string, timeText string) string {
 		if timeText != "" && strings.Contains(u, timeText) {
 			n += 100
 		}
-		if n > bestN {
-			best, bestN = u, n
+		// On a tie the unit covering more of the topic wins ("I work at
+		// Northwind…" over "I'm Mia…" for "Where does Mia work?").
+		if n > bestN || (n == bestN && topic > bestTopic) {
+			best, bestN, bestTopic = u, n, topic
 		}
 	}
 	return best
