@@ -12,44 +12,11 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// locomoFixture is a small conversation in the LoCoMo schema, written for
-// this test: two sessions (8 turns), questions of categories 1–5 with an
-// unresolvable (D9:9) and a malformed (D1-5) evidence id, a question
-// without evidence and a temporal gold answer that is no date.
-const locomoFixture = `[
-  {
-    "sample_id": "conv-mini",
-    "conversation": {
-      "speaker_a": "Ana",
-      "speaker_b": "Ben",
-      "session_1_date_time": "1:56 pm on 8 May, 2023",
-      "session_1": [
-        {"speaker": "Ana", "dia_id": "D1:1", "text": "I adopted a cat named Miso yesterday."},
-        {"speaker": "Ben", "dia_id": "D1:2", "text": "Congrats! I started a pottery class last week."},
-        {"speaker": "Ana", "dia_id": "D1:3", "text": "Miso loves the garden."},
-        {"speaker": "Ben", "dia_id": "D1:4", "text": "Look at my bowl!", "blip_caption": "a photo of a clay bowl"},
-        {"speaker": "Ana", "dia_id": "D1:5", "text": "Beautiful bowl."}
-      ],
-      "session_2_date_time": "9:05 am on 3 June, 2023",
-      "session_2": [
-        {"speaker": "Ben", "dia_id": "D2:1", "text": "I went kayaking on the coast last Saturday."},
-        {"speaker": "Ana", "dia_id": "D2:2", "text": "Miso got sick, so I stayed home."},
-        {"speaker": "Ben", "dia_id": "D2:3", "text": "Hope Miso feels better soon."}
-      ]
-    },
-    "qa": [
-      {"question": "What is the name of Ana's cat?", "answer": "Miso", "evidence": ["D1:1"], "category": 4},
-      {"question": "When did Ana adopt a cat?", "answer": "7 May 2023", "evidence": ["D1:1"], "category": 2},
-      {"question": "What does Ben do for fun?", "answer": "pottery, kayaking", "evidence": ["D1:2; D2:1"], "category": 1},
-      {"question": "Would Ana like a dog?", "answer": "Likely no", "evidence": [], "category": 3},
-      {"question": "When did Ben go kayaking?", "answer": "The Saturday before 3 June 2023", "evidence": ["D2:1", "D9:9"], "category": 2},
-      {"question": "What did Ben make in pottery class?", "answer": "a bowl", "evidence": ["D1:4", "D1-5"], "category": 4},
-      {"question": "Why did Ana stay home?", "answer": "Miso got sick", "evidence": ["D2:2", "D1:1", "D1:3"], "category": 1},
-      {"question": "What did Ana make in pottery class?", "adversarial_answer": "a bowl", "evidence": ["D1:4"], "category": 5},
-      {"question": "How long has Ben done pottery?", "answer": "a few weeks", "evidence": ["D1:2"], "category": 2}
-    ]
-  }
-]`
+// locomoFixture is the small LoCoMo-schema conversation of
+// internal/locomo's tests (two sessions, 8 turns, questions of categories
+// 1–5 with an unresolvable (D9:9) and a malformed (D1-5) evidence id, a
+// question without evidence and a temporal gold answer that is no date).
+const locomoFixture = "../../internal/locomo/testdata/mini.json"
 
 func writeLoCoMo(t *testing.T, body string) string {
 	t.Helper()
@@ -73,7 +40,7 @@ func fraction(t *testing.T, m map[string]any, key string) float64 {
 }
 
 func TestLoCoMoJSON(t *testing.T) {
-	data := writeLoCoMo(t, locomoFixture)
+	data := locomoFixture
 	details := filepath.Join(t.TempDir(), "details.jsonl")
 	rep := runJSON(t, "locomo", "-data", data, "-k", "5", "-details", details)
 
@@ -138,7 +105,7 @@ func TestLoCoMoJSON(t *testing.T) {
 }
 
 func TestLoCoMoTable(t *testing.T) {
-	code, out, stderr := sgbench(t, "locomo", "-data", writeLoCoMo(t, locomoFixture), "-progress", "0")
+	code, out, stderr := sgbench(t, "locomo", "-data", locomoFixture, "-progress", "0")
 	require.Equal(t, exitOK, code, stderr)
 	for _, want := range []string{"SearchRaw", "SearchEvents", "Ask", "recall@10", "1 multi-hop (n=2)", "verdicts", "false sufficient", "Temporal", "accuracy"} {
 		assert.Contains(t, out, want)

@@ -12,45 +12,12 @@ import (
 	"github.com/stratagate/stratagate"
 )
 
-// miniFixture is a small conversation in the LoCoMo schema, written for
-// these tests: two sessions of five and three turns, questions of every
-// category, evidence in the "D1:2; D2:1" form, an unresolvable id (D9:9)
-// and a malformed one (D1-5), a question without evidence and a gold
-// answer that is no date.
-const miniFixture = `[
-  {
-    "sample_id": "conv-mini",
-    "conversation": {
-      "speaker_a": "Ana",
-      "speaker_b": "Ben",
-      "session_1_date_time": "1:56 pm on 8 May, 2023",
-      "session_1": [
-        {"speaker": "Ana", "dia_id": "D1:1", "text": "I adopted a cat named Miso yesterday."},
-        {"speaker": "Ben", "dia_id": "D1:2", "text": "Congrats! I started a pottery class last week."},
-        {"speaker": "Ana", "dia_id": "D1:3", "text": "Miso loves the garden."},
-        {"speaker": "Ben", "dia_id": "D1:4", "text": "Look at my bowl!", "blip_caption": "a photo of a clay bowl"},
-        {"speaker": "Ana", "dia_id": "D1:5", "text": "Beautiful bowl."}
-      ],
-      "session_2_date_time": "9:05 am on 3 June, 2023",
-      "session_2": [
-        {"speaker": "Ben", "dia_id": "D2:1", "text": "I went kayaking on the coast last Saturday."},
-        {"speaker": "Ana", "dia_id": "D2:2", "text": "Miso got sick, so I stayed home."},
-        {"speaker": "Ben", "dia_id": "D2:3", "text": "Hope Miso feels better soon."}
-      ]
-    },
-    "qa": [
-      {"question": "What is the name of Ana's cat?", "answer": "Miso", "evidence": ["D1:1"], "category": 4},
-      {"question": "When did Ana adopt a cat?", "answer": "7 May 2023", "evidence": ["D1:1"], "category": 2},
-      {"question": "What does Ben do for fun?", "answer": "pottery, kayaking", "evidence": ["D1:2; D2:1"], "category": 1},
-      {"question": "Would Ana like a dog?", "answer": "Likely no", "evidence": [], "category": 3},
-      {"question": "When did Ben go kayaking?", "answer": "The Saturday before 3 June 2023", "evidence": ["D2:1", "D9:9"], "category": 2},
-      {"question": "What did Ben make in pottery class?", "answer": "a bowl", "evidence": ["D1:4", "D1-5"], "category": 4},
-      {"question": "Why did Ana stay home?", "answer": "Miso got sick", "evidence": ["D2:2", "D1:1", "D1:3"], "category": 1},
-      {"question": "What did Ana make in pottery class?", "adversarial_answer": "a bowl", "evidence": ["D1:4"], "category": 5},
-      {"question": "How long has Ben done pottery?", "answer": "a few weeks", "evidence": ["D1:2"], "category": 2}
-    ]
-  }
-]`
+// miniFixture (testdata/mini.json, shared with cmd/sgbench's tests) is a
+// small conversation in the LoCoMo schema, written for these tests: two
+// sessions of five and three turns, questions of every category, evidence
+// in the "D1:2; D2:1" form, an unresolvable id (D9:9) and a malformed one
+// (D1-5), a question without evidence and a gold answer that is no date.
+const miniFixture = "testdata/mini.json"
 
 // miniIDs are the message ids the tests give the fixture's dia_ids.
 var miniIDs = map[string]uint64{
@@ -60,7 +27,7 @@ var miniIDs = map[string]uint64{
 
 func loadMini(t *testing.T) (*Conversation, Mapping) {
 	t.Helper()
-	convs, err := Load(writeFixture(t, miniFixture))
+	convs, err := Load(miniFixture)
 	require.NoError(t, err)
 	require.Len(t, convs, 1)
 	c := &convs[0]
@@ -327,7 +294,7 @@ func TestTemporalTally(t *testing.T) {
 // fixture (one block per turn, so cards are extracted) and checks that the
 // counts add up and that AnswerMessages expands event-only evidence.
 func TestEvalRun(t *testing.T) {
-	convs, err := Load(writeFixture(t, miniFixture))
+	convs, err := Load(miniFixture)
 	require.NoError(t, err)
 	c := &convs[0]
 	ctx := context.Background()
