@@ -92,14 +92,29 @@ func answerState(q *Question, evidence []Item) (string, []string, error) {
 }
 
 // nodeFacts renders a graph node for an answer: its facts covering a
-// Topic term or alternative (all facts when none does), then its name; a
-// single "key: value" fact puts its value first.
+// Topic term or alternative (all facts when none does; with term weights,
+// only those naming the key term when some do), then its name; a single
+// "key: value" fact puts its value first.
 func nodeFacts(q *Question, it *Item) string {
 	var facts []string
 	terms := append(append([]string(nil), q.Topic...), q.Alternatives...)
 	for _, f := range it.Facts {
 		if coversAny(&Item{Text: f}, terms) {
 			facts = append(facts, f)
+		}
+	}
+	// With term weights, the facts naming the question's key term are the
+	// answer ("database: Postgres", not also "uses_package_manager: pnpm"
+	// for "Which database does Atlas use?").
+	if k := q.keyTerm(); k >= 0 {
+		var keyed []string
+		for _, f := range facts {
+			if coversAny(&Item{Text: f}, q.Terms[k:k+1]) {
+				keyed = append(keyed, f)
+			}
+		}
+		if len(keyed) > 0 {
+			facts = keyed
 		}
 	}
 	name := strings.TrimSpace(it.Title)

@@ -2,6 +2,7 @@ package gate_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -109,4 +110,22 @@ func TestHeuristicAnswerer(t *testing.T) {
 		_, _, err = ans.Answer(ctx, nil, nil)
 		assert.Error(t, err)
 	})
+}
+
+// With term weights, a graph node answers with the facts that name the
+// question's key term, not every fact that shares a common word.
+func TestHeuristicAnswererNodeKeyFacts(t *testing.T) {
+	q := gate.Analyze("Which database does Atlas use?", now)
+	node := gate.Item{Ref: "n3", NodeID: 3, Title: "Atlas", Facts: []string{"uses_package_manager: pnpm", "database: Postgres"}}
+	text, _, err := gate.HeuristicAnswerer{}.Answer(context.Background(), q, []gate.Item{node})
+	require.NoError(t, err)
+	assert.Contains(t, text, "pnpm", "unweighted, both facts share a question word")
+	q.Weights = make([]float64, len(q.Terms))
+	for i, term := range q.Terms {
+		q.Weights[i] = map[string]float64{"databas": 3}[term] + 1
+	}
+	text, _, err = gate.HeuristicAnswerer{}.Answer(context.Background(), q, []gate.Item{node})
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(text, "Postgres"), text)
+	assert.NotContains(t, text, "pnpm")
 }
