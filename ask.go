@@ -33,9 +33,15 @@ type AskOptions struct {
 // is missing when the evidence was not sufficient, the evidence the answer
 // used, and every step of the retrieval loop.
 type Answer struct {
-	Text     string
-	Verdict  string // sufficient, or partial/wrong when the gate never passed
-	Missing  string
+	Text    string
+	Verdict string // sufficient, or partial/wrong when the gate never passed
+	Missing string
+	// Evidence, for a sufficient answer, is the cited set: the items the
+	// answer used first, then the rest of the sufficient assessment's
+	// refs and the refs earlier rounds cited as supporting (at most 8).
+	// For an answer that is not sufficient it is what the gate found
+	// relevant without passing it: no answer was composed from it and no
+	// use was recorded.
 	Evidence []Evidence
 	Trace    []Step
 	// AssessmentID is the id of the sufficient assessment (empty if none);
@@ -66,6 +72,8 @@ type Step struct {
 	Verdict  string
 	Missing  string
 	NewItems int
+	// MessageIDs are the source messages of what the round retrieved.
+	MessageIDs []uint64
 }
 
 // Ask answers question from memory through the evidence gate: each round
@@ -102,7 +110,7 @@ func (m *Memory) Ask(ctx context.Context, question string, opts AskOptions) (Ans
 	ans := Answer{Text: res.Text, Verdict: string(res.Verdict), Missing: res.Missing, AssessmentID: res.SufficientAssessmentID}
 	for _, st := range res.Trace {
 		ans.Trace = append(ans.Trace, Step{Strategy: string(st.Strategy), Query: st.Query, Target: st.Target, BatchID: st.BatchID,
-			Verdict: string(st.Verdict), Missing: st.Missing, NewItems: st.NewItems})
+			Verdict: string(st.Verdict), Missing: st.Missing, NewItems: st.NewItems, MessageIDs: st.MessageIDs})
 	}
 	var use Use
 	for _, it := range res.Evidence {
@@ -110,6 +118,9 @@ func (m *Memory) Ask(ctx context.Context, question string, opts AskOptions) (Ans
 			EventID: it.EventID, NodeID: it.NodeID, BlockID: it.BlockID, MessageIDs: it.MessageIDs, Speaker: it.Speaker,
 			MentionedAt: it.MentionedAt, Quote: it.Quote, HappenedStart: it.HappenedStart, HappenedEnd: it.HappenedEnd, Precision: it.Precision,
 		})
+		if !slices.Contains(res.SufficientRefs, it.Ref) {
+			continue // only the sufficient assessment's refs are adopted
+		}
 		if it.EventID != 0 {
 			use.EventIDs = append(use.EventIDs, it.EventID)
 		}
@@ -170,7 +181,16 @@ func (r *retriever) Retrieve(ctx context.Context, s gate.Step) (gate.Batch, erro
 					if err != nil {
 						return err
 					}
-					b.Items = append(b.Items, messageItem(&msg, h.BlockID, h.Score))
+					it := messageItem(&msg, h.BlockID, h.Score)
+					b.Items = append(b.Items, it)
+					for _, n := range []*Neighbour{h.Prev, h.Next} {
+						if n == nil {
+							continue
+						}
+						if err := appendContext(tx, &b, n.MessageID, it.Ref); err != nil {
+							return err
+						}
+					}
 				}
 				return nil
 			})
@@ -209,8 +229,24 @@ func (r *retriever) expand(ctx context.Context, s gate.Step, b *gate.Batch) erro
 		}
 		b.Items = append(b.Items, eventItem(&d.Card, 0))
 		for i := range d.Sources {
-			b.Items = append(b.Items, messageItem(&d.Sources[i], d.Card.SourceBlockID, 0))
+			it := messageItem(&d.Sources[i], d.Card.SourceBlockID, 0)
+			b.Items = append(b.Items, it)
 		}
+		// Each source message's neighbours, as context of that message.
+		return r.m.view(func(tx *bolt.Tx) error {
+			for i := range d.Sources {
+				prev, next := layers.Neighbours(tx, d.Sources[i].Thread, d.Sources[i].ID)
+				for _, id := range []uint64{prev, next} {
+					if id == 0 {
+						continue
+					}
+					if err := appendContext(tx, b, id, "m"+strconv.FormatUint(d.Sources[i].ID, 10)); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		})
 	case s.Strategy == gate.ExpandBlock && (kind == gate.KindBlock || kind == gate.KindMessage):
 		return r.m.view(func(tx *bolt.Tx) error {
 			block := id
@@ -313,6 +349,26 @@ func eventItem(c *events.Card, score float64) gate.Item {
 		it.Speaker = c.Participants[0]
 	}
 	return it
+}
+
+// appendContext appends message id to b as context of the item ref (see
+// gate.Item.Of), unless b holds it already or it is a tool message.
+func appendContext(tx *bolt.Tx, b *gate.Batch, id uint64, of string) error {
+	ref := "m" + strconv.FormatUint(id, 10)
+	if _, ok := b.Item(ref); ok {
+		return nil
+	}
+	msg, err := layers.GetMessage(tx, id)
+	if err != nil {
+		return ignoreNotFound(err)
+	}
+	if msg.Role == layers.RoleTool || msg.ToolName != "" {
+		return nil
+	}
+	it := messageItem(&msg, layers.MessageBlock(tx, id), 0)
+	it.Of = of
+	b.Items = append(b.Items, it)
+	return nil
 }
 
 // messageItem turns an L5 message into evidence, resolving the first time

@@ -31,8 +31,10 @@ func itemTermSet(it *Item) map[string]bool {
 		}
 	}
 	add(it.Title)
-	add(it.Text)
-	add(it.Quote)
+	// A name that only addresses the listener ("Thanks, Sam!") says
+	// nothing about them.
+	add(stripVocatives(it.Text))
+	add(stripVocatives(it.Quote))
 	add(it.Speaker)
 	for _, f := range it.Facts {
 		add(f)
@@ -100,15 +102,46 @@ func (HeuristicAssessor) Assess(_ context.Context, q *Question, b *Batch, st *St
 	// terms (a source message covers what its event says).
 	anchors := st.Cited()
 
+	ctxOf := contextOf(b)
+	mention := mentionSet(q)
+	contrib := map[int][]int{} // item index → context items cited with it
 	var all []scored
 	for i := range b.Items {
 		it := &b.Items[i]
+		if it.Of != "" {
+			continue // judged within its item's window
+		}
 		set := itemTermSet(it)
 		for k := range anchors {
 			if linked(it, &anchors[k]) {
 				for t := range itemTermSet(&anchors[k]) {
 					set[t] = true
 				}
+			}
+		}
+		// The window: a neighbour that adds a question term or entity is
+		// part of the evidence, and so is the reply to a message that
+		// only asks.
+		asks := questionOnly(it.Text)
+		for _, c := range ctxOf[i] {
+			cs := itemTermSet(&b.Items[c])
+			adds := false
+			for t := range cs {
+				if !set[t] && mention[t] {
+					adds = true
+					break
+				}
+			}
+			if asks && after(&b.Items[c], it) && !questionOnly(b.Items[c].Text) {
+				adds = true
+			}
+			if adds {
+				contrib[i] = append(contrib[i], c)
+			}
+		}
+		for _, c := range contrib[i] {
+			for t := range itemTermSet(&b.Items[c]) {
+				set[t] = true
 			}
 		}
 		s := scored{idx: i, item: it, terms: make([]bool, len(q.Terms)), ents: make([]bool, len(q.Entities))}
@@ -250,7 +283,15 @@ func (HeuristicAssessor) Assess(_ context.Context, q *Question, b *Batch, st *St
 	entsOK := make([]bool, len(q.Entities))
 	var dated *Item
 	for _, s := range rel {
+		if len(a.EvidenceRefs) >= MaxRefs {
+			break
+		}
 		a.EvidenceRefs = append(a.EvidenceRefs, s.item.Ref)
+		for _, c := range contrib[s.idx] {
+			if len(a.EvidenceRefs) < MaxRefs {
+				a.EvidenceRefs = append(a.EvidenceRefs, b.Items[c].Ref)
+			}
+		}
 		for j, c := range s.terms {
 			covered[j] = covered[j] || c
 		}
@@ -607,4 +648,21 @@ func (q *Question) keyTerm() int {
 		}
 	}
 	return best
+}
+
+// mentionSet is the set of canonical terms the question asks about: its
+// content terms with their expansions, and its entities' terms.
+func mentionSet(q *Question) map[string]bool {
+	m := map[string]bool{}
+	for _, qt := range q.Terms {
+		for x := range expansionSet(qt) {
+			m[x] = true
+		}
+	}
+	for _, e := range q.Entities {
+		for _, et := range bm25.AppendTerms(nil, e) {
+			m[canon(et)] = true
+		}
+	}
+	return m
 }

@@ -119,6 +119,13 @@ type Item struct {
 	Facts []string // graph node facts
 	Score float64  // retrieval score (higher is better)
 
+	// Of, for a context item, is the ref of the retrieved item it
+	// accompanies: a message next to a raw hit, or next to an event's
+	// source message. The assessor reads it as part of that item's
+	// window and may cite it; it does not count toward Budget.MaxItems.
+	// Empty for a retrieved item.
+	Of string
+
 	// New is set by Session.Observe: the ref was not seen in an earlier
 	// batch of the session.
 	New bool

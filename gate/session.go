@@ -75,6 +75,9 @@ type TraceStep struct {
 	Verdict  Verdict // empty while the batch is not assessed
 	Missing  string
 	NewItems int
+	// MessageIDs are the source messages of the batch's items, in order,
+	// once each: what the round saw.
+	MessageIDs []uint64
 }
 
 // Result is the outcome of a session.
@@ -86,7 +89,10 @@ type Result struct {
 	Evidence               []Item
 	Trace                  []TraceStep
 	SufficientAssessmentID string
-	Rounds                 int
+	// SufficientRefs are the refs the sufficient assessment cited: what a
+	// use may adopt (Evidence may hold more: earlier rounds' citations).
+	SufficientRefs []string
+	Rounds         int
 }
 
 // State is a snapshot of a session for the assessor.
@@ -256,14 +262,22 @@ func (s *Session) Observe(b Batch) *Batch {
 		Target:   st.Target,
 	}
 	inBatch := map[string]bool{}
-	newItems := 0
+	newItems, primary := 0, 0
 	for _, it := range b.Items {
-		if len(nb.Items) >= s.budget.MaxItems {
-			break
-		}
 		kind, _, ok := ParseRef(it.Ref)
 		if !ok || inBatch[it.Ref] {
 			continue
+		}
+		if it.Of != "" {
+			// Context rides with its item: kept only when that item was.
+			if !inBatch[it.Of] {
+				continue
+			}
+		} else {
+			if primary >= s.budget.MaxItems {
+				continue
+			}
+			primary++
 		}
 		inBatch[it.Ref] = true
 		it.Kind = kind
@@ -272,7 +286,9 @@ func (s *Session) Observe(b Batch) *Batch {
 		_, known := s.seen[it.Ref]
 		it.New = !known
 		if it.New {
-			newItems++
+			if it.Of == "" {
+				newItems++
+			}
 			s.seen[it.Ref] = len(s.seenList)
 			s.seenList = append(s.seenList, it)
 		}
@@ -284,9 +300,17 @@ func (s *Session) Observe(b Batch) *Batch {
 	}
 	s.batches = append(s.batches, nb)
 	s.assessed = append(s.assessed, nil)
+	var seenMsgs []uint64
+	for i := range nb.Items {
+		for _, id := range nb.Items[i].MessageIDs {
+			if !containsID(seenMsgs, id) {
+				seenMsgs = append(seenMsgs, id)
+			}
+		}
+	}
 	s.trace = append(s.trace, TraceStep{
 		Strategy: st.Strategy, Query: st.Query, Target: st.Target,
-		BatchID: nb.ID, NewItems: newItems,
+		BatchID: nb.ID, NewItems: newItems, MessageIDs: seenMsgs,
 	})
 	return copyBatch(nb)
 }
@@ -350,10 +374,14 @@ func (s *Session) State() *State {
 }
 
 // Result returns the session's outcome so far. With an accepted sufficient
-// assessment: Verdict sufficient, the cited items as Evidence and an empty
-// Text (the answer is the Answerer's; Run fills it in). Otherwise: Verdict
-// partial, Missing from the latest assessment, Text "not enough evidence:
-// missing <missing>" and no Evidence.
+// assessment: Verdict sufficient, Evidence the cited items of that
+// assessment followed by the items earlier assessments of the session
+// cited as supporting (at most MaxRefs in all), and an empty Text (the
+// answer is the Answerer's; Run fills it in). Otherwise: Verdict partial,
+// Missing from the latest assessment, Text "not enough evidence: missing
+// <missing>", and Evidence the items the assessments cited as relevant
+// (latest first, at most MaxRefs): what was found, which did not pass the
+// gate — no answer is composed from it and no use is recorded.
 func (s *Session) Result() Result {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -365,12 +393,14 @@ func (s *Session) Result() Result {
 	if s.final != nil {
 		r.Verdict = Sufficient
 		r.SufficientAssessmentID = s.final.ID
+		r.SufficientRefs = append([]string(nil), s.final.EvidenceRefs...)
 		b := s.batches[len(s.batches)-1]
 		for _, ref := range s.final.EvidenceRefs {
 			if it, ok := b.Item(ref); ok {
 				r.Evidence = append(r.Evidence, copyItem(it))
 			}
 		}
+		r.Evidence = s.appendCited(r.Evidence, len(s.assessed)-2)
 		return r
 	}
 	missing := ""
@@ -379,10 +409,55 @@ func (s *Session) Result() Result {
 			missing = s.assessed[i].Missing
 		}
 	}
-	return notEnough(r, missing)
+	r = notEnough(r, missing)
+	r.Evidence = s.appendCited(nil, len(s.assessed)-1)
+	return r
 }
 
-// notEnough turns r into the refusal for missing evidence.
+// appendCited appends to ev the items cited by the assessments of batches
+// from..0 (latest first) that ev lacks, up to MaxRefs items in all. The
+// caller holds the lock.
+func (s *Session) appendCited(ev []Item, from int) []Item {
+	for i := from; i >= 0 && len(ev) < MaxRefs; i-- {
+		a := s.assessed[i]
+		if a == nil {
+			continue
+		}
+		for _, ref := range a.EvidenceRefs {
+			if len(ev) >= MaxRefs {
+				break
+			}
+			if hasRef(ev, ref) {
+				continue
+			}
+			if k, ok := s.seen[ref]; ok {
+				ev = append(ev, copyItem(s.seenList[k]))
+			}
+		}
+	}
+	return ev
+}
+
+func hasRef(items []Item, ref string) bool {
+	for i := range items {
+		if items[i].Ref == ref {
+			return true
+		}
+	}
+	return false
+}
+
+func containsID(ids []uint64, id uint64) bool {
+	for _, x := range ids {
+		if x == id {
+			return true
+		}
+	}
+	return false
+}
+
+// notEnough turns r into the refusal for missing evidence; the evidence
+// found stays (see Result).
 func notEnough(r Result, missing string) Result {
 	if missing == "" {
 		missing = "evidence for the question"
@@ -390,8 +465,8 @@ func notEnough(r Result, missing string) Result {
 	r.Verdict = Partial
 	r.Missing = missing
 	r.Text = "not enough evidence: missing " + missing
-	r.Evidence = nil
 	r.SufficientAssessmentID = ""
+	r.SufficientRefs = nil
 	return r
 }
 
@@ -549,11 +624,11 @@ func Run(ctx context.Context, question string, r Retriever, a Assessor, ans Answ
 
 // RunQuestion drives a session on top of Session: retrieve, observe,
 // assess, record, until the gate passes or the budget is spent. On a
-// sufficient assessment it calls the Answerer with the cited items only;
-// Result.Evidence is then the items the answer used (all cited items when
-// the Answerer reports none). An empty answer, or a session that never
-// passed the gate, yields "not enough evidence: missing …" with no
-// evidence. Errors of the retriever, the assessor, Record and the
+// sufficient assessment it calls the Answerer with the cited set (see
+// Result); Result.Evidence is then that set with the items the answer
+// used first. An empty answer, or a session that never passed the gate,
+// yields "not enough evidence: missing …" with the evidence found and no
+// answer. Errors of the retriever, the assessor, Record and the
 // answerer end the run and are returned with the result so far.
 func RunQuestion(ctx context.Context, q *Question, r Retriever, a Assessor, ans Answerer, budget Budget) (Result, error) {
 	if r == nil || a == nil || ans == nil {
@@ -598,8 +673,11 @@ func RunQuestion(ctx context.Context, q *Question, r Retriever, a Assessor, ans 
 	}
 	res.Text = text
 	if used != nil {
-		var kept []Item
-		for _, ref := range appendUnique(nil, used...) {
+		// The items the answer used first (the answer's date is the first
+		// dated item), then the rest of the cited set.
+		var kept, rest []Item
+		used = appendUnique(nil, used...)
+		for _, ref := range used {
 			for _, it := range res.Evidence {
 				if it.Ref == ref {
 					kept = append(kept, it)
@@ -607,7 +685,12 @@ func RunQuestion(ctx context.Context, q *Question, r Retriever, a Assessor, ans 
 			}
 		}
 		if len(kept) > 0 {
-			res.Evidence = kept
+			for _, it := range res.Evidence {
+				if !hasRef(kept, it.Ref) {
+					rest = append(rest, it)
+				}
+			}
+			res.Evidence = append(kept, rest...)
 		}
 	}
 	return res, nil

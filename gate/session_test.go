@@ -303,7 +303,7 @@ func TestSchoolSpeechPath(t *testing.T) {
 			if tc.expandMsg {
 				assert.Equal(t, []string{"m45", "e7"}, refsOf(res.Evidence), "the message dates the event: both used")
 			} else {
-				assert.Equal(t, []string{"m45"}, refsOf(res.Evidence))
+				assert.Equal(t, []string{"m45", "e7"}, refsOf(res.Evidence), "the quoted message first, then the event cited in the earlier rounds")
 				assert.Contains(t, strings.ToLower(res.Trace[2].Query), "school")
 			}
 		})
@@ -321,7 +321,8 @@ func TestRunUsesOnlyEvidenceOfTheSufficientAssessment(t *testing.T) {
 	res, err := gate.RunQuestion(context.Background(), gate.Analyze("What is it?", now), r, a, ans, gate.Budget{})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"e3", "e1"}, refsOf(ans.evidence), "only cited items reach the answerer")
-	assert.Equal(t, []string{"e1"}, refsOf(res.Evidence), "only used and cited items remain evidence")
+	assert.Equal(t, []string{"e1", "e3"}, refsOf(res.Evidence), "the cited set, the used item first; uncited e2 is not evidence")
+	assert.Equal(t, []string{"e3", "e1"}, res.SufficientRefs)
 	assert.Equal(t, "answer", res.Text)
 	assert.Equal(t, gate.Sufficient, res.Verdict)
 	assert.Equal(t, 1, res.Rounds)
@@ -338,8 +339,9 @@ func TestRunUsesOnlyEvidenceOfTheSufficientAssessment(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, gate.Partial, res.Verdict)
 	assert.True(t, strings.HasPrefix(res.Text, "not enough evidence: missing "))
-	assert.Empty(t, res.Evidence)
+	assert.Equal(t, []string{"e3", "e1"}, refsOf(res.Evidence), "what was found stays, unanswered")
 	assert.Empty(t, res.SufficientAssessmentID)
+	assert.Empty(t, res.SufficientRefs)
 }
 
 type failing struct{ err error }

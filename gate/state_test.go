@@ -437,7 +437,8 @@ func TestRunCurrentStateReachesTheGraph(t *testing.T) {
 	assert.Equal(t, []gate.Strategy{gate.SearchEvents, gate.SearchGraph}, strategies(res.Trace))
 	assert.Equal(t, gate.Sufficient, res.Verdict)
 	assert.Equal(t, "Austin (Nora — lives_in: Austin)", res.Text)
-	assert.Equal(t, []string{"n5"}, refsOf(res.Evidence))
+	assert.Equal(t, []string{"n5", "e2", "e1"}, refsOf(res.Evidence), "the node that answers, then the events cited in round 1")
+	assert.Equal(t, []string{"n5"}, res.SufficientRefs)
 }
 
 func TestUnanswerableStaysPartial(t *testing.T) {

@@ -259,6 +259,7 @@ func (run *locomoRun) report() report {
 	ask.add("abstentions", "abstentions (not sufficient)", a.Abstentions)
 	ask.add("abstention_rate", "abstention rate", frac(a.Abstentions, a.Questions))
 	ask.add("max_rounds", "retrieval budget (rounds)", cmp.Or(run.rounds, gate.DefaultRounds))
+	ask.add("mean_evidence_turns_sufficient", "mean evidence turns per sufficient answer", e.MeanSufficientTurns())
 
 	t := e.Temporal
 	var temporal report
@@ -274,9 +275,16 @@ func (run *locomoRun) report() report {
 	r.add("questions", "questions (categories 1–4)", e.Questions)
 	r.add("k", "k", e.K)
 	r.add("raw", "SearchRaw", channelReport(&e.Raw))
+	r.add("raw_context", "SearchRaw with ±1 neighbours", channelReport(&e.RawContext))
 	r.add("events", "SearchEvents", channelReport(&e.Events))
 	r.add("ask", "Ask", ask)
+	r.add("ask_seen", "every message Ask retrieved", channelReport(&e.AskSeen))
 	r.add("temporal", "temporal", temporal)
+	var convs report
+	for _, id := range e.Order {
+		convs.add(id, id, conversationReport(e.ByConversation[id]))
+	}
+	r.add("by_conversation", "by conversation", convs)
 	r.add("unresolved_evidence", "unresolved evidence ids", e.Unresolved)
 	r.add("questions_no_gold", "questions without gold evidence (not scored)", e.Raw.NoGold)
 	r.add("adversarial_skipped", "category-5 questions skipped", e.Adversarial)
@@ -289,6 +297,23 @@ func (run *locomoRun) report() report {
 	r.add("measure_s", "questions (s)", run.measure.Seconds())
 	r.add("ms_per_question", "ms per question (3 channels)", 1e3*run.measure.Seconds()/float64(max(1, e.Questions)))
 	r.add("elapsed_s", "total (s)", run.total.Seconds())
+	return r
+}
+
+// conversationReport is the summary of one conversation's measurement.
+func conversationReport(e *locomo.Eval) report {
+	var r report
+	r.add("questions", "questions", e.Questions)
+	r.add("raw_recall", "SearchRaw recall@k", e.Raw.All.RecallAtK())
+	r.add("raw_context_recall", "SearchRaw ±1 recall@k", e.RawContext.All.RecallAtK())
+	r.add("events_recall", "SearchEvents recall@k", e.Events.All.RecallAtK())
+	r.add("ask_recall", "Ask recall", e.Ask.All.RecallAtK())
+	r.add("ask_seen_recall", "Ask seen recall", e.AskSeen.All.RecallAtK())
+	r.add("false_sufficient_rate", "false sufficient rate", e.Ask.FalseSufficientRate())
+	r.add("abstention_rate", "abstention rate", frac(e.Ask.Abstentions, e.Ask.Questions))
+	r.add("temporal_accuracy", "temporal accuracy", e.Temporal.Accuracy())
+	r.add("temporal_scored", "temporal scored", e.Temporal.Scored)
+	r.add("mean_evidence_turns_sufficient", "mean evidence turns per sufficient answer", e.MeanSufficientTurns())
 	return r
 }
 
@@ -327,12 +352,28 @@ func (run *locomoRun) table(w io.Writer) error {
 		fmt.Fprintln(tw, "\t")
 	}
 	row("SearchRaw", &e.Raw)
+	row("SearchRaw ±1 neighbours", &e.RawContext)
 	row("SearchEvents", &e.Events)
 	row("Ask (answer evidence)", &a.Channel)
+	row("Ask seen (all rounds)", &e.AskSeen)
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "(per category: recall / hit; Ask's evidence is the answer's, not cut to k)\n\n")
+	fmt.Fprintf(w, "(per category: recall / hit; Ask's evidence is the answer's, not cut to k; Ask seen is every message it retrieved)\n\n")
+
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "conversation\tquestions\tSearchRaw\tRaw ±1\tSearchEvents\tAsk\tAsk seen\tfalse suff.\tabstain\ttemporal\tturns/suff.\t\n")
+	for _, id := range e.Order {
+		c := e.ByConversation[id]
+		fmt.Fprintf(tw, "%s\t%d\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f (%d/%d)\t%.2f\t\n", id, c.Questions,
+			c.Raw.All.RecallAtK(), c.RawContext.All.RecallAtK(), c.Events.All.RecallAtK(), c.Ask.All.RecallAtK(), c.AskSeen.All.RecallAtK(),
+			c.Ask.FalseSufficientRate(), frac(c.Ask.Abstentions, c.Ask.Questions), c.Temporal.Accuracy(), c.Temporal.Correct, c.Temporal.Scored,
+			c.MeanSufficientTurns())
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
 
 	fmt.Fprintf(w, "Ask (budget %d rounds, read-only)\n", rounds)
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
@@ -344,6 +385,7 @@ func (run *locomoRun) table(w io.Writer) error {
 	fmt.Fprintf(tw, "  mean retrieval rounds\t%.2f\n", a.MeanRounds())
 	fmt.Fprintf(tw, "  false sufficient\t%d of %d sufficient answers with gold evidence (%.3f)\n", a.FalseSufficient, a.SufficientScored, a.FalseSufficientRate())
 	fmt.Fprintf(tw, "  abstentions\t%d of %d (%.3f)\n", a.Abstentions, a.Questions, frac(a.Abstentions, a.Questions))
+	fmt.Fprintf(tw, "  evidence turns\t%.2f per sufficient answer\n", e.MeanSufficientTurns())
 	if err := tw.Flush(); err != nil {
 		return err
 	}

@@ -310,9 +310,13 @@ func (t *TemporalTally) Add(c *Conversation, q *QA, evidence []stratagate.Eviden
 // messages of its evidence (see AnswerMessages).
 type Result struct {
 	Raw         [][]uint64
+	RawContext  [][]uint64 // each SearchRaw hit's message with its ±1 neighbours
 	Events      [][]uint64
 	Answer      stratagate.Answer
 	AskMessages []uint64
+	// AskSeen are the messages of everything Ask retrieved in any round
+	// (Answer.Trace), in order.
+	AskSeen []uint64
 }
 
 // Item is the measurement of one question.
@@ -329,9 +333,14 @@ type Item struct {
 	Events       []string `json:"events"`
 	Ask          []string `json:"ask"`
 	RawRecall    float64  `json:"raw_recall"`
+	RawCtxRecall float64  `json:"raw_context_recall"`
 	EventsRecall float64  `json:"events_recall"`
 	AskRecall    float64  `json:"ask_recall"`
-	Verdict      string   `json:"verdict"`
+	SeenRecall   float64  `json:"ask_seen_recall"`
+	// EvidenceTurns is the number of distinct turns (dia_ids) of the Ask
+	// answer's evidence.
+	EvidenceTurns int    `json:"evidence_turns"`
+	Verdict       string `json:"verdict"`
 	Answer       string   `json:"answer"`
 	Rounds       int      `json:"rounds"`
 	// Temporal scoring, for category-2 questions whose gold parses.
@@ -352,14 +361,49 @@ type Eval struct {
 	// do not name a turn (QA.Unresolved).
 	Unresolved int
 	Raw        Channel
+	// RawContext scores the top k SearchRaw hits together with each hit's
+	// ±1 neighbouring messages.
+	RawContext Channel
 	Events     Channel
 	Ask        AskTally
-	Temporal   TemporalTally
-	Items      []Item
+	// AskSeen scores every message Ask retrieved in any round: retrieval,
+	// as against Ask's selection (Ask).
+	AskSeen Channel
+	// SufficientTurns sums EvidenceTurns over the sufficient answers.
+	SufficientTurns int
+	Temporal        TemporalTally
+	Items           []Item
+	// ByConversation holds the same measurement per conversation id
+	// (conversation order in Order); nil on a per-conversation Eval.
+	ByConversation map[string]*Eval
+	Order          []string
 }
 
 // NewEval returns an empty evaluation of the top k search results.
-func NewEval(k int) *Eval { return &Eval{K: k} }
+func NewEval(k int) *Eval { return &Eval{K: k, ByConversation: map[string]*Eval{}} }
+
+// MeanSufficientTurns is the mean number of evidence turns of a
+// sufficient answer (0 without one).
+func (e *Eval) MeanSufficientTurns() float64 {
+	if e.Ask.Sufficient == 0 {
+		return 0
+	}
+	return float64(e.SufficientTurns) / float64(e.Ask.Sufficient)
+}
+
+// conv returns the per-conversation Eval of id, created on first use.
+func (e *Eval) conv(id string) *Eval {
+	if e.ByConversation == nil {
+		return nil
+	}
+	c, ok := e.ByConversation[id]
+	if !ok {
+		c = &Eval{K: e.K}
+		e.ByConversation[id] = c
+		e.Order = append(e.Order, id)
+	}
+	return c
+}
 
 // Measured reports whether a question of this category is measured:
 // categories 1–4 (category 5, adversarial, is skipped).
@@ -371,6 +415,9 @@ func Measured(category int) bool {
 // the message ids to dia_ids). It returns false, counting the question in
 // Adversarial, for a question that is not measured.
 func (e *Eval) Add(c *Conversation, m Mapping, qi int, r Result) (Item, bool) {
+	if sub := e.conv(c.ID); sub != nil {
+		sub.Add(c, m, qi, r)
+	}
 	q := &c.QA[qi]
 	if !Measured(q.Category) {
 		e.Adversarial++
@@ -386,11 +433,23 @@ func (e *Eval) Add(c *Conversation, m Mapping, qi int, r Result) (Item, bool) {
 	it.Raw = m.Dias(slices.Concat(r.Raw[:min(e.K, len(r.Raw))]...))
 	it.Events = m.Dias(slices.Concat(r.Events[:min(e.K, len(r.Events))]...))
 	it.Ask = m.Dias(r.AskMessages)
+	it.EvidenceTurns = len(it.Ask)
 	it.RawRecall, _, _ = e.Raw.Add(q.Category, q.Evidence, it.Raw)
+	it.RawCtxRecall, _, _ = e.RawContext.Add(q.Category, q.Evidence, m.Dias(slices.Concat(r.RawContext[:min(e.K, len(r.RawContext))]...)))
 	it.EventsRecall, _, _ = e.Events.Add(q.Category, q.Evidence, it.Events)
 	it.AskRecall, _, _ = e.Ask.Add(q.Category, q.Evidence, r.Answer.Verdict, len(r.Answer.Trace), it.Ask)
+	it.SeenRecall, _, _ = e.AskSeen.Add(q.Category, q.Evidence, m.Dias(r.AskSeen))
+	if r.Answer.Verdict == VerdictSufficient {
+		e.SufficientTurns += it.EvidenceTurns
+	}
 	if q.Category == CategoryTemporal {
-		ti := e.Temporal.Add(c, q, r.Answer.Evidence)
+		// Only a sufficient answer states a date: the evidence of one that
+		// is not is what was found, not an answer.
+		var answered []stratagate.Evidence
+		if r.Answer.Verdict == VerdictSufficient {
+			answered = r.Answer.Evidence
+		}
+		ti := e.Temporal.Add(c, q, answered)
 		if ti.Status == GoldParsed {
 			it.TemporalScored, it.TemporalCorrect = true, ti.Correct
 			it.GoldInterval = interval(ti.GoldStart, ti.GoldEnd)
@@ -425,6 +484,13 @@ func Query(ctx context.Context, mem *stratagate.Memory, question string, k int, 
 	}
 	for _, h := range raw {
 		r.Raw = append(r.Raw, []uint64{h.MessageID})
+		ctxIDs := []uint64{h.MessageID}
+		for _, n := range []*stratagate.Neighbour{h.Prev, h.Next} {
+			if n != nil {
+				ctxIDs = append(ctxIDs, n.MessageID)
+			}
+		}
+		r.RawContext = append(r.RawContext, ctxIDs)
 	}
 	evs, err := mem.SearchEvents(ctx, q)
 	if err != nil {
@@ -441,6 +507,13 @@ func Query(ctx context.Context, mem *stratagate.Memory, question string, k int, 
 	}
 	if r.AskMessages, err = AnswerMessages(ctx, mem, r.Answer); err != nil {
 		return r, err
+	}
+	for _, st := range r.Answer.Trace {
+		for _, id := range st.MessageIDs {
+			if !slices.Contains(r.AskSeen, id) {
+				r.AskSeen = append(r.AskSeen, id)
+			}
+		}
 	}
 	return r, nil
 }
@@ -482,6 +555,9 @@ func (e *Eval) Run(ctx context.Context, mem *stratagate.Memory, c *Conversation,
 		q := &c.QA[qi]
 		if !Measured(q.Category) {
 			e.Adversarial++
+			if sub := e.conv(c.ID); sub != nil {
+				sub.Adversarial++
+			}
 			continue
 		}
 		r, err := Query(ctx, mem, q.Question, e.K, scopes, opts)
