@@ -341,8 +341,8 @@ type Item struct {
 	// answer's evidence.
 	EvidenceTurns int    `json:"evidence_turns"`
 	Verdict       string `json:"verdict"`
-	Answer       string   `json:"answer"`
-	Rounds       int      `json:"rounds"`
+	Answer        string `json:"answer"`
+	Rounds        int    `json:"rounds"`
 	// Temporal scoring, for category-2 questions whose gold parses.
 	TemporalScored  bool   `json:"temporal_scored,omitempty"`
 	TemporalCorrect bool   `json:"temporal_correct,omitempty"`
