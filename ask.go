@@ -1,6 +1,7 @@
 package stratagate
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -264,6 +265,13 @@ func (r *retriever) expand(ctx context.Context, s gate.Step, b *gate.Batch) erro
 			if err != nil {
 				return err
 			}
+			if kind == gate.KindMessage {
+				// The messages nearest the expanded one first: a batch
+				// holds only the first gate.Budget.MaxItems items.
+				slices.SortStableFunc(msgs, func(a, b Message) int {
+					return cmp.Compare(distance(a.ID, id), distance(b.ID, id))
+				})
+			}
 			for i := range msgs {
 				if msgs[i].Role == layers.RoleTool || msgs[i].ToolName != "" {
 					continue
@@ -406,6 +414,13 @@ func ignoreNotFound(err error) error {
 		return nil
 	}
 	return err
+}
+
+func distance(a, b uint64) uint64 {
+	if a > b {
+		return a - b
+	}
+	return b - a
 }
 
 func clipRunes(s string, n int) string {

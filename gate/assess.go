@@ -76,6 +76,16 @@ type scored struct {
 	conflict bool // dated outside the question's time
 	nTopic   int  // covered Topic terms
 	nHead    int  // covered Head terms
+	asks     bool // a question without its reply: not evidence
+}
+
+// askText is the text of an item that questionOnly judges: a message's
+// content, an event's quote.
+func askText(it *Item) string {
+	if isMessageLike(it) {
+		return it.Text
+	}
+	return it.Quote
 }
 
 // Assess implements Assessor.
@@ -174,13 +184,33 @@ func (HeuristicAssessor) Assess(_ context.Context, q *Question, b *Batch, st *St
 			}
 		}
 		start, end, _, _, ok := dateOf(q, it)
-		s.dated = ok
-		if q.Time != nil && q.Time.Known() && s.dated {
-			if end.IsZero() || !end.After(start) {
-				end = start.Add(1)
+		for _, c := range contrib[i] {
+			if ok {
+				break
 			}
-			s.conflict = !q.Time.Overlaps(start, end)
+			// A neighbour cited with the item may date it ("I got a puppy
+			// two weeks ago!" before "Coco looks so happy!").
+			start, end, _, _, ok = dateOf(q, &b.Items[c])
 		}
+		s.dated = ok
+		if q.Time != nil && q.Time.Known() {
+			// The question's time is when it happened or when it was said
+			// ("What did Sam share on 16 June?"); an item neither dated
+			// nor said within it is about another time.
+			m := it.MentionedAt
+			said := !m.IsZero() && q.Time.Overlaps(m, m.Add(1))
+			if s.dated {
+				if end.IsZero() || !end.After(start) {
+					end = start.Add(1)
+				}
+				s.conflict = !q.Time.Overlaps(start, end) && !said
+			} else {
+				s.conflict = !said
+			}
+		}
+		// A message that only asks is not evidence of its answer; with
+		// the reply in its window it is.
+		s.asks = questionOnly(askText(it)) && len(contrib[i]) == 0
 		all = append(all, s)
 	}
 	// A date source covers every entity (itself or through a linked item
@@ -215,7 +245,7 @@ func (HeuristicAssessor) Assess(_ context.Context, q *Question, b *Batch, st *St
 	// one of them.
 	var rel []scored
 	for _, s := range all {
-		if s.conflict {
+		if s.conflict || s.asks {
 			continue
 		}
 		if len(q.Terms) > 0 && s.nTerms == 0 {
@@ -326,6 +356,28 @@ func (HeuristicAssessor) Assess(_ context.Context, q *Question, b *Batch, st *St
 	keyOK := true
 	if k := q.keyTerm(); k >= 0 {
 		keyOK = covered[k]
+	}
+	// A single answer comes from one item (with its window): the words
+	// of the question spread over several items are several findings,
+	// none of which answers ("camping trip" in one message, "see" in
+	// another). The best item alone must reach the coverage and hold
+	// the key term.
+	if !q.WantsList && len(q.Terms) > 0 && len(rel) > 0 {
+		best := 0.0
+		bestKey := false
+		for _, s := range rel {
+			c := q.coverage(s.terms)
+			k := q.keyTerm()
+			hasKey := k < 0 || s.terms[k]
+			if hasKey && c > best || (hasKey && !bestKey) {
+				best, bestKey = c, hasKey
+			}
+		}
+		if bestKey || q.keyTerm() < 0 {
+			coverage = min(coverage, best)
+		} else {
+			keyOK = false
+		}
 	}
 	var missingEnts []string
 	for j, ok := range entsOK {
