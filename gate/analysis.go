@@ -49,6 +49,7 @@ type Question struct {
 	altEntity map[int]bool      // indexes of Entities that are either-or alternatives
 	altWord   map[string]string // alternative term → the word as written
 	surface   map[string]string // term → question word it came from, for messages
+	secondary map[string]bool   // terms of a purpose clause (see purposeSpan)
 }
 
 // relation selects the relation cues of a where-question.
@@ -236,6 +237,13 @@ func Analyze(question string, now time.Time) *Question {
 		}
 	}
 
+	// Framing words shape the answer, not its topic: not content.
+	for _, w := range words {
+		if framingWords[w.key] {
+			markBlank(blank, w.start, w.end)
+		}
+	}
+
 	// Current-state markers are not content: they set Current.
 	explicitNow := false
 	for i := 0; i < len(words); i++ {
@@ -294,6 +302,11 @@ func Analyze(question string, now time.Time) *Question {
 		q.Time = nil
 		explicitNow = true
 	}
+	// A habit ("What does Sam do to relax?") holds across time: without
+	// an explicit marker it is no current-state question.
+	if present && !explicitNow && habitQuestion(words) {
+		present = false
+	}
 	q.Current = !q.WantsTime && q.Time == nil && !past && (explicitNow || present) &&
 		q.WH != WhWhy && q.WH != WhHowLong
 
@@ -339,6 +352,32 @@ func Analyze(question string, now time.Time) *Question {
 		}
 	}
 	q.Terms = appendUnique(nil, bm25.AppendTerms(nil, string(content))...)
+	// A purpose clause ("…to get more exposure") says why, and evidence
+	// often words it otherwise: its terms count half and are not the key
+	// term while the main clause has a topic term of its own.
+	if p := purposeSpan(words, max(whAt, lead)); p >= 0 {
+		main := map[string]bool{}
+		for _, w := range words[:p] {
+			if !blank[w.start] {
+				for _, t := range bm25.AppendTerms(nil, w.text) {
+					main[t] = true
+				}
+			}
+		}
+		for _, w := range words[p:] {
+			if blank[w.start] {
+				continue
+			}
+			for _, t := range bm25.AppendTerms(nil, w.text) {
+				if !main[t] {
+					if q.secondary == nil {
+						q.secondary = map[string]bool{}
+					}
+					q.secondary[t] = true
+				}
+			}
+		}
+	}
 	q.Expanded = expandTerms(q.Terms)
 	q.Query = strings.Join(q.Expanded, " ")
 
@@ -516,8 +555,11 @@ func isEntityWord(w word, lexical bool, inTime []bool) bool {
 		return false
 	}
 	if w.sentStart {
+		// Capitalisation at a sentence start says nothing: framing words
+		// and adverbs ("According", "Recently") are no names.
 		k := w.key
-		if auxWords[k] || leadWords[k] || commandWords[k] || bm25.IsStopword(k) || isWhWord(k) {
+		if auxWords[k] || leadWords[k] || commandWords[k] || bm25.IsStopword(k) || isWhWord(k) || sentenceFraming[k] ||
+			framingWords[k] || strings.HasSuffix(k, "ly") || strings.HasSuffix(k, "ing") {
 			return false
 		}
 	}

@@ -674,6 +674,9 @@ func (q *Question) coverage(covered []bool) float64 {
 		if !(w > 0) {
 			w = 0
 		}
+		if q.secondary[q.Terms[j]] {
+			w /= 2
+		}
 		all += w
 		if covered[j] {
 			got += w
@@ -694,9 +697,13 @@ func (q *Question) keyTerm() int {
 	}
 	topic := termIndex(q.Topic)
 	best := -1
-	for j, t := range q.Terms {
-		if topic[t] && (best < 0 || q.Weights[j] > q.Weights[best]) {
-			best = j
+	for pass := 0; pass < 2 && best < 0; pass++ {
+		// Main-clause topic terms first; purpose-clause ones only when the
+		// main clause has none.
+		for j, t := range q.Terms {
+			if topic[t] && (pass == 1 || !q.secondary[t]) && (best < 0 || q.Weights[j] > q.Weights[best]) {
+				best = j
+			}
 		}
 	}
 	return best

@@ -38,7 +38,7 @@ func TestAnalyzeStateAndShape(t *testing.T) {
 		{q: "Tom 现在住在哪里？", current: true},
 		{q: "Which pets does Nora have?", current: true, head: []string{"pets"}},
 		{q: "How many books has Tom read?", current: true, head: []string{"books"}},
-		{q: "What kinds of music does Tom like?", current: true, head: []string{"music"}},
+		{q: "What kinds of music does Tom like?", head: []string{"music"}}, // a habit, not a current state
 		{q: "List all the drinks Nora likes.", head: []string{"drinks"}},
 		{q: "When did Tom move to Denver?", past: true, topic: []string{"move"}, notTopic: []string{"Denver"}},
 		{q: "What did Tom use to drink?", past: true},
