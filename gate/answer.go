@@ -293,7 +293,23 @@ func bestItem(q *Question, evidence []Item) *Item {
 			best, bestN = i, n
 		}
 	}
-	return &evidence[best]
+	return replyOf(&evidence[best], evidence)
+}
+
+// replyOf is the reply cited with it when it only asks (a context item of
+// it, said after it, that does not only ask), else it: the question a
+// message asks is not the answer.
+func replyOf(it *Item, evidence []Item) *Item {
+	if !questionOnly(askText(it)) {
+		return it
+	}
+	for i := range evidence {
+		c := &evidence[i]
+		if c.Of == it.Ref && after(c, it) && !questionOnly(c.Text) {
+			return c
+		}
+	}
+	return it
 }
 
 // snippet is an item's quote (preferQuote) or title, falling back to the

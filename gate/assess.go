@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"sort"
 	"strings"
 
@@ -77,6 +78,8 @@ type scored struct {
 	nTopic   int  // covered Topic terms
 	nHead    int  // covered Head terms
 	asks     bool // a question without its reply: not evidence
+	about    bool // a window member is about the subject (aboutSubject)
+	typed    bool // the window holds an answer of the asked type (answerTyped)
 }
 
 // askText is the text of an item that questionOnly judges: a message's
@@ -114,6 +117,11 @@ func (HeuristicAssessor) Assess(_ context.Context, q *Question, b *Batch, st *St
 
 	ctxOf := contextOf(b)
 	mention := mentionSet(q)
+	subject := subjectTerms(q)
+	var topicExp []map[string]bool
+	for _, t := range q.Topic {
+		topicExp = append(topicExp, expansionSet(t))
+	}
 	contrib := map[int][]int{} // item index → context items cited with it
 	var all []scored
 	for i := range b.Items {
@@ -149,8 +157,11 @@ func (HeuristicAssessor) Assess(_ context.Context, q *Question, b *Batch, st *St
 				contrib[i] = append(contrib[i], c)
 			}
 		}
+		sets := []map[string]bool{maps.Clone(set)}
 		for _, c := range contrib[i] {
-			for t := range itemTermSet(&b.Items[c]) {
+			cs := itemTermSet(&b.Items[c])
+			sets = append(sets, cs)
+			for t := range cs {
 				set[t] = true
 			}
 		}
@@ -211,6 +222,12 @@ func (HeuristicAssessor) Assess(_ context.Context, q *Question, b *Batch, st *St
 		// A message that only asks is not evidence of its answer; with
 		// the reply in its window it is.
 		s.asks = questionOnly(askText(it)) && len(contrib[i]) == 0
+		members := []*Item{it}
+		for _, c := range contrib[i] {
+			members = append(members, &b.Items[c])
+		}
+		s.about = aboutSubject(subject, topicExp, sets)
+		s.typed = answerTyped(q, members)
 		all = append(all, s)
 	}
 	// A date source covers every entity (itself or through a linked item
@@ -362,20 +379,34 @@ func (HeuristicAssessor) Assess(_ context.Context, q *Question, b *Batch, st *St
 	// none of which answers ("camping trip" in one message, "see" in
 	// another). The best item alone must reach the coverage and hold
 	// the key term.
-	if !q.WantsList && len(q.Terms) > 0 && len(rel) > 0 {
-		best := 0.0
-		bestKey := false
+	// The item must also be about the subject and hold an answer of the
+	// asked type.
+	answerable := true
+	if !q.WantsList && len(rel) > 0 {
+		answerable = false
 		for _, s := range rel {
+			answerable = answerable || s.about && s.typed
+		}
+	}
+	if !q.WantsList && len(q.Terms) > 0 && len(rel) > 0 {
+		// The best item holding the key term and enough of the topic;
+		// without one, the best item's coverage, and the key is missing.
+		best, bestAny := -1.0, 0.0
+		for _, s := range rel {
+			if answerable && !(s.about && s.typed) {
+				continue
+			}
 			c := q.coverage(s.terms)
+			bestAny = max(bestAny, c)
 			k := q.keyTerm()
-			hasKey := k < 0 || s.terms[k]
-			if hasKey && c > best || (hasKey && !bestKey) {
-				best, bestKey = c, hasKey
+			if (k < 0 || s.terms[k]) && (q.WantsTime || topicCovered(q, s.terms)) {
+				best = max(best, c)
 			}
 		}
-		if bestKey || q.keyTerm() < 0 {
+		if best >= 0 {
 			coverage = min(coverage, best)
 		} else {
+			coverage = min(coverage, bestAny)
 			keyOK = false
 		}
 	}
@@ -420,7 +451,7 @@ func (HeuristicAssessor) Assess(_ context.Context, q *Question, b *Batch, st *St
 		a.Missing = "events about " + soughtText(q)
 		a.NextStrategy, a.NextTarget = next, target
 		a.NextQuery = q.Query
-	case coverage >= SufficientCoverage && allEnts && keyOK && (!q.WantsTime || dated != nil) &&
+	case coverage >= SufficientCoverage && allEnts && keyOK && answerable && (!q.WantsTime || dated != nil) &&
 		(!q.WantsList || sources(rel) >= 2 || lastRound || listSearched) && !planOnly && stateNext == "":
 		a.Verdict = Sufficient
 		a.NextStrategy = Answer
@@ -433,6 +464,8 @@ func (HeuristicAssessor) Assess(_ context.Context, q *Question, b *Batch, st *St
 			a.Missing = "evidence mentioning " + strings.Join(missingEnts, ", ")
 		case coverage < SufficientCoverage || !keyOK:
 			a.Missing = "evidence about " + uncoveredText(q, covered)
+		case !answerable:
+			a.Missing = "evidence" + subjectText(q) + answerTypeText(q)
 		case q.WantsTime && dated == nil:
 			a.Missing = "occurrence date"
 			a.NextStrategy, a.NextTarget, a.NextQuery = dateStep(q, b, rel, st)
@@ -724,4 +757,23 @@ func mentionSet(q *Question) map[string]bool {
 		}
 	}
 	return m
+}
+
+// topicCovered reports whether an item covers enough of the question's
+// main-clause topic terms to answer it alone: all of one or two, all but
+// one of three to five, all but two of more. Words of a purpose clause
+// are not counted (see purposeSpan).
+func topicCovered(q *Question, covered []bool) bool {
+	topic := termIndex(q.Topic)
+	n, got := 0, 0
+	for j, t := range q.Terms {
+		if !topic[t] || q.secondary[t] {
+			continue
+		}
+		n++
+		if covered[j] {
+			got++
+		}
+	}
+	return got >= n-n/3
 }
