@@ -1,6 +1,10 @@
 package temporal
 
-import "strings"
+import (
+	"cmp"
+	"slices"
+	"strings"
+)
 
 // Message-dated reports. "I just opened my bakery" names no date, but the
 // adverb "just" before a past verb says the event happened right before
@@ -99,15 +103,11 @@ func (p *parser) reportContext(i int) bool {
 }
 
 // keepSaid drops the message-dated readings that yield in their sentence:
-// a question, or a sentence holding another known expression. toks[k]
-// is the first token of out[k].
-func (p *parser) keepSaid(out []Match, first []int) []Match {
-	said := false
-	for _, m := range out {
-		said = said || m.Basis == BasisSaid
-	}
-	if !said {
-		return out
+// a question, or a sentence holding another known expression.
+func (p *parser) keepSaid(out []Match) []Match {
+	first := make([]int, len(out)) // the first token of each match
+	for k, m := range out {
+		first[k], _ = slices.BinarySearchFunc(p.toks, m.Offset, func(t token, off int) int { return cmp.Compare(t.start, off) })
 	}
 	kept := out[:0]
 	for k, m := range out {
@@ -119,7 +119,8 @@ func (p *parser) keepSaid(out []Match, first []int) []Match {
 }
 
 // yields reports whether message-dated match k gives way: its sentence
-// ends with a question mark or holds another known expression.
+// ends with a question mark or holds another known expression. first[j]
+// is the first token of out[j].
 func (p *parser) yields(out []Match, first []int, k int) bool {
 	lo, hi := p.sentence(first[k])
 	if hi < len(p.toks) && (p.toks[hi].s == "?" || p.toks[hi].s == "？") {

@@ -146,7 +146,7 @@ func Resolve(expr string, ref time.Time) Resolution {
 func Find(text string, ref time.Time) []Match {
 	p := newParser(text, ref)
 	var out []Match
-	var first []int // first token of each match
+	said := false
 	for i := 0; i < len(p.toks); {
 		if (i > 0 && p.glued(i)) || !p.canStart(i) {
 			i++
@@ -160,10 +160,13 @@ func Find(text string, ref time.Time) []Match {
 		start, end := p.toks[i].start, p.toks[i+c.n-1].end
 		c.r.Text = text[start:end]
 		out = append(out, Match{Resolution: c.r, Offset: start, Length: end - start})
-		first = append(first, i)
+		said = said || c.r.Basis == BasisSaid
 		i += c.n
 	}
-	return p.keepSaid(out, first)
+	if said {
+		out = p.keepSaid(out)
+	}
+	return out
 }
 
 // unknown is the resolution of text that names no interval.
