@@ -355,6 +355,7 @@ type Eval struct {
 	Events     Channel
 	Ask        AskTally
 	Temporal   TemporalTally
+	Duration   DurationTally // questions whose gold is a length of time
 	Items      []Item
 }
 
@@ -399,6 +400,7 @@ func (e *Eval) Add(c *Conversation, m Mapping, qi int, r Result) (Item, bool) {
 			}
 		}
 	}
+	e.Duration.Add(q.Question, q.Answer, r.Answer.Text)
 	e.Items = append(e.Items, it)
 	return it, true
 }
