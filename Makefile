@@ -35,6 +35,8 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzDecode -fuzztime=$(FUZZTIME) ./model/
 	$(GO) test -run='^$$' -fuzz=FuzzTokenize -fuzztime=$(FUZZTIME) ./bm25/
 	$(GO) test -run='^$$' -fuzz=FuzzDecodeRecords -fuzztime=$(FUZZTIME) ./index/
+	$(GO) test -run='^$$' -fuzz=FuzzFind -fuzztime=$(FUZZTIME) ./events/temporal/
+	$(GO) test -run='^$$' -fuzz=FuzzResolve -fuzztime=$(FUZZTIME) ./events/temporal/
 
 clean:
 	$(GO) clean -testcache

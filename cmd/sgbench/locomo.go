@@ -285,6 +285,7 @@ func (run *locomoRun) report() report {
 		convs.add(id, id, conversationReport(e.ByConversation[id]))
 	}
 	r.add("by_conversation", "by conversation", convs)
+	r.add("duration", "duration answers", report{{"scored", "scored", e.Duration.Scored}, {"correct", "correct", e.Duration.Correct}, {"accuracy", "accuracy", e.Duration.Accuracy()}})
 	r.add("unresolved_evidence", "unresolved evidence ids", e.Unresolved)
 	r.add("questions_no_gold", "questions without gold evidence (not scored)", e.Raw.NoGold)
 	r.add("adversarial_skipped", "category-5 questions skipped", e.Adversarial)
@@ -396,6 +397,7 @@ func (run *locomoRun) table(w io.Writer) error {
 	fmt.Fprintf(tw, "  no resolved interval\t%d (counted wrong)\n", t.NoInterval)
 	fmt.Fprintf(tw, "  gold not a date\t%d (excluded)\n", t.Unparsed)
 	fmt.Fprintf(tw, "  no gold evidence\t%d (excluded)\n", t.NoEvidence)
+	fmt.Fprintf(tw, "  duration answers\t%.3f (%d of %d scored; gold a length of time, any category)\n", e.Duration.Accuracy(), e.Duration.Correct, e.Duration.Scored)
 	if err := tw.Flush(); err != nil {
 		return err
 	}

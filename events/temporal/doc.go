@@ -50,8 +50,10 @@
 //     "since X", "from X to Y", "earlier this year".
 //   - Basis: explicit when the text carries an absolute date, relative when
 //     computed from ref, inferred when the resolver chose a documented
-//     default, unknown when there is no interval. Combined forms take the
-//     weaker basis of their parts.
+//     default, said when the text names no time but reports the event as
+//     just done (the day the message was said, see Message-dated reports),
+//     unknown when there is no interval. Combined forms take the weaker
+//     basis of their parts (explicit > relative > inferred > said).
 //   - Durations ("for 4 years") are not dates: Duration is set, Start/End
 //     are zero, Known() is false, Precision names the unit (hours use
 //     "instant"), Basis is unknown.
@@ -65,6 +67,7 @@
 // Relative days — one calendar day relative to ref's day:
 //
 //	today, tonight, this morning/afternoon/evening, earlier/later today → 8 May
+//	so far today, right now, just now, a moment ago, moments ago        → 8 May
 //	yesterday, last night (the evening belongs to the day before)       → 7 May
 //	the day before yesterday → 6 May;  tomorrow → 9 May;  the day after tomorrow → 10 May
 //
@@ -191,6 +194,7 @@
 // Earlier/later — PrecisionRange, not Approx (both ends are exact):
 //
 //	earlier this week/month/year, earlier in the year → [unit start, end of ref's day)
+//	so far this week/month/year                       → the same
 //	later this week/month/year                        → [ref's day, unit end)
 //
 // Anchored forms — relative to a day named in the text; Basis from it:
@@ -239,6 +243,29 @@
 //	N年前, N个月前, N天前, N周前/N个星期前, N小时前 (also 以前/之前, and 后/以后/之后
 //	  for the future); N = digits or 一…九十九 with 两; 几 = a few (Approx)
 //	2023年5月7日 (or 号), 2023年5月, 2023年 → explicit; 5月7日, 5月 → nearest, inferred
+//
+// Message-dated reports — "just" + a past verb, precision day, Basis said:
+//
+//	I just opened my bakery, we've just finished, just adopted a cat → 8 May
+//	(the match is "just opened": Resolve("just opened") gives the same)
+//
+// A report of something just done happened on the day it was said. The
+// verb after "just" must be a past form that reports an event: a
+// lower-case word of five letters or more in -ed (not -eed: "need"), or
+// an irregular past or participle ("got", "went", "done", "been"); forms
+// equal to the base ("put", "read") are left out because "I just read
+// books" is present. Emphatic "just" dates nothing: verbs of wanting,
+// thinking, feeling and seeming ("I just wanted to say", "it just felt
+// right", "I just had to share"), -ed state adjectives ("just tired"),
+// and of course "just a friend", "just like", "just in case". In free
+// text the words before "just" must leave it a report of the present:
+// not after "had"/'d ("I had just moved when we met" is dated by the
+// story), a form of "be" ("I'm just tired", "it was just released"),
+// "not" ("not just"), or a modal with have ("should have just asked").
+// Find drops the reading in a question ("Have you just moved?") and in a
+// sentence that holds another dated expression, which states the time
+// itself ("I just finished the race on Sunday" → last Sunday). A bare
+// past tense ("I opened a bakery") stays undated: the design's rule.
 //
 // # Find
 //

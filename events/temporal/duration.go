@@ -305,8 +305,10 @@ func weaker(a, b Basis) Basis {
 			return 1
 		case BasisInferred:
 			return 2
+		case BasisSaid:
+			return 3
 		}
-		return 3
+		return 4
 	}
 	if rank(b) > rank(a) {
 		return b

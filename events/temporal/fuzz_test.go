@@ -13,6 +13,8 @@ var fuzzSeeds = []string{
 	"I moved to Seattle last Saturday and start work next Monday.", "我昨天去了，三年前", "2023年5月7日",
 	"from 2019 to 2021", "over the past 5 years", "at 3pm yesterday", "early June", "a few days ago",
 	"for 4 years", "since last May", "twenty-five years ago", "around in May", "\xff\xfe", "",
+	"I just opened my bakery!", "I should've just asked. Have you just moved?", "so far this week, right now",
+	"I just finished the race on Sunday.", "just wanted", "I had just moved",
 }
 
 // FuzzResolve: Resolve never panics, and a known result is a non-empty

@@ -181,7 +181,8 @@ func init() {
 		in during over throughout on at within the day week weekend today tonight
 		yesterday tomorrow this last next coming upcoming earlier later early late mid
 		beginning start middle end year of for ever since from between noon midday
-		midnight about almost nearly just only exactly more less a an couple few several`) {
+		midnight about almost nearly just only exactly more less a an couple few several
+		right so moments`) {
 		starters[w] = true
 	}
 	for w := range monthWords {

@@ -5,7 +5,7 @@ import "time"
 // parser resolves token sequences against a reference time. The grammar
 // is layered and non-recursive, so parsing is linear in the text length:
 //
-//	top      = point | duration | pastRange | since | fromTo | vague | ambiguousDate
+//	top      = point | duration | pastRange | since | fromTo | vague | ambiguousDate | justPast
 //	point    = [hedge] [prep] timed
 //	timed    = anchored [part-of-day] [[,] at] time | [at] time [on] anchored | anchored
 //	anchored = base | "the <weekday>/day/week before|after <base>" | "the week of <base>"
@@ -146,6 +146,7 @@ func (p *parser) top(i int, cued bool) (cand, bool) {
 		b.add(cand{unknown(""), n}, true)
 	}
 	b.add(p.ambiguousDate(i))
+	b.add(p.justPast(i))
 	return b.c, b.ok
 }
 

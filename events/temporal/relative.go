@@ -3,11 +3,21 @@ package temporal
 import "time"
 
 // relDay parses today, tonight, yesterday, tomorrow, this
-// morning/afternoon/evening, last night, earlier/later today.
+// morning/afternoon/evening, last night, earlier/later/so far today, and
+// the words for the moment of speaking: right now, just now, a moment
+// ago, moments ago (ref's day: day precision, like "today").
 func (p *parser) relDay(i int) (cand, bool) {
 	off, n := 0, 1
 	switch {
 	case p.isW(i, "today", "tonight"):
+	case p.isW(i, "right", "just") && p.isW(i+1, "now"):
+		n = 2
+	case p.isW(i, "moments") && p.isW(i+1, "ago"):
+		n = 2
+	case p.isW(i, "a") && p.isW(i+1, "moment") && p.isW(i+2, "ago"):
+		n = 3
+	case p.isW(i, "so") && p.isW(i+1, "far") && p.isW(i+2, "today"):
+		n = 3
 	case p.isW(i, "yesterday"):
 		off = -1
 	case p.isW(i, "tomorrow"):
@@ -197,15 +207,20 @@ func (p *parser) isApostrophe(k int) bool {
 
 // earlierLater parses "earlier this week/month/year" ([unit start, end of
 // ref's day)) and "later this week/month/year" ([ref's day, unit end)),
-// also as "earlier in the week".
+// also as "earlier in the week"; "so far this week/month/year" is the
+// part up to now, like "earlier this week".
 func (p *parser) earlierLater(i int) (cand, bool) {
-	if !p.isW(i, "earlier", "later") {
+	lead, upTo := 1, p.isW(i, "earlier")
+	switch {
+	case p.isW(i, "so") && p.isW(i+1, "far") && p.isW(i+2, "this"):
+		lead, upTo = 2, true
+	case !p.isW(i, "earlier", "later"):
 		return cand{}, false
 	}
-	n := 3
+	n := lead + 2
 	switch {
-	case p.isW(i+1, "this"):
-	case p.isW(i+1, "in") && p.isW(i+2, "the"):
+	case p.isW(i+lead, "this"):
+	case lead == 1 && p.isW(i+1, "in") && p.isW(i+2, "the"):
 		n = 4
 	default:
 		return cand{}, false
@@ -221,7 +236,7 @@ func (p *parser) earlierLater(i int) (cand, bool) {
 	default:
 		return cand{}, false
 	}
-	if p.isW(i, "earlier") {
+	if upTo {
 		return cand{span(whole.Start, p.addDays(p.today, 1), PrecisionRange, BasisRelative), n}, true
 	}
 	return cand{span(p.today, whole.End, PrecisionRange, BasisRelative), n}, true

@@ -40,6 +40,12 @@ const (
 	// BasisInferred: the text leaves something open (the year of "7 May",
 	// the tense of "Friday") and the resolver chose the documented default.
 	BasisInferred Basis = "inferred"
+	// BasisSaid: the text names no time but reports the event as just
+	// done ("I just opened my bakery", "we've just finished"), so the
+	// interval is the day the message was said: ref's day. It is the
+	// weakest dated basis; Find drops it in a question and in a sentence
+	// that holds another dated expression (see the package documentation).
+	BasisSaid Basis = "said"
 	// BasisUnknown: there is no interval (unknown text, pure durations).
 	BasisUnknown Basis = "unknown"
 )
@@ -140,6 +146,7 @@ func Resolve(expr string, ref time.Time) Resolution {
 func Find(text string, ref time.Time) []Match {
 	p := newParser(text, ref)
 	var out []Match
+	said := false
 	for i := 0; i < len(p.toks); {
 		if (i > 0 && p.glued(i)) || !p.canStart(i) {
 			i++
@@ -153,7 +160,11 @@ func Find(text string, ref time.Time) []Match {
 		start, end := p.toks[i].start, p.toks[i+c.n-1].end
 		c.r.Text = text[start:end]
 		out = append(out, Match{Resolution: c.r, Offset: start, Length: end - start})
+		said = said || c.r.Basis == BasisSaid
 		i += c.n
+	}
+	if said {
+		out = p.keepSaid(out)
 	}
 	return out
 }

@@ -54,7 +54,16 @@
 // resolved against it. The rules, in order:
 //
 //  1. The answer is trimmed of spaces, quotes and a final period; an empty
-//     answer is not a date.
+//     answer is not a date. A period between a month and its year
+//     ("April.2023") is read as a space. A word of four letters or more
+//     that is one edit (a letter inserted, left out or changed, or two
+//     neighbours swapped) from a month name of five letters or more is
+//     read as that month ("Feburary", "Novmber", "Septmber"), unless it
+//     is an English word ("arch", "match", "marsh"); May, June and July
+//     are not corrected, their one-edit neighbours being mostly words
+//     ("jane", "tune", "jury"). A stray mark inside a date ("3` July")
+//     is not repaired: it may stand for a lost digit, so the answer stays
+//     unparsed.
 //  2. Vague counts are not dates: an answer with "few", "several", or "some"
 //     before a unit word ("a few days before 10 August 2023", "some weeks
 //     ago") gives ok=false, never a guessed interval.
@@ -66,8 +75,12 @@
 //     2023", "On 7 May, 2023" → day), a day without a year ("12 August" →
 //     the occurrence nearest ref), months ("May 2023", "June, 2023",
 //     "in June 2023" → month), years ("2022", "in 2022" → year), seasons
-//     ("summer 2022"), parts of months and years ("early June 2023" →
-//     1–10 June, range), relative answers ("last year", "12 years ago"),
+//     ("summer 2022"), parts of months and years (thirds: "early June
+//     2023" → 1–10 June, "mid June" → 11–20, "late June" → 21 to the
+//     month's end, range), weeks and weekends of a month ("the first week
+//     of May 2023" → 1–7 May, "the second weekend of June 2023" → its
+//     second Saturday and Sunday; the article may be left out: "first
+//     weekend of August 2023"), relative answers ("last year", "12 years ago"),
 //     and anchored forms: "the <weekday> before|after <date>" (the nearest
 //     such weekday strictly before|after the date), "the day before <date>",
 //     "the week before|after|of <date>" (ISO weeks, Monday to Monday). A
@@ -84,7 +97,14 @@
 //     temporal: "two weeks before D" is the ISO week holding D − 14 days);
 //     "the month|year before|after D" = "last|next month|year" at D. The
 //     anchor D must resolve to a single day.
-//  6. Anything else gives ok=false: callers count it and leave it out.
+//  6. Ranges "[from|between] X sep Y", sep a hyphen, a dash, "to",
+//     "and", "until", "till" or "through", give [start of X, end of Y),
+//     precision range. An end that leaves out what the other says borrows
+//     it: "5–6 November 2022" and "November 5-6, 2022" are 5–6 November
+//     2022, "between 19 and 24 October 2023" is 19–24 October, "from May
+//     3 to May 7, 2023" takes the year of its right end. Both ends must
+//     resolve, X starting before Y ends.
+//  7. Anything else gives ok=false: callers count it and leave it out.
 //
 // precision is the temporal.Precision of the result ("day", "week",
 // "month", "season", "year", "range", "instant"); weekends are "range".
@@ -124,4 +144,16 @@
 // item with a known happened start and precision) must overlap the gold
 // interval and be no longer than it (TemporalCorrect); an answer without
 // one is wrong.
+//
+// DurationTally scores, in every measured category, the questions whose
+// gold answer is a length of time (GoldDuration: the whole answer is one
+// duration, hedges aside — "4 years", "about two weeks" — or the question
+// asks "how long"/"how many days…years" and the answer holds one). The
+// first duration of the Ask answer's text (ParseDuration: a count and a
+// unit, in days; a month is 30.44 days, a year 365.25; vague counts,
+// frequencies such as "once a week", dates such as "3 years ago" and ages
+// such as "5 years old" are skipped) is correct when |answer − gold| ≤
+// max(0.5 day, 15% of gold) (DurationCorrect): "3.5 years" for "4 years"
+// is right, "3 years" wrong, and below a week the day count must match.
+// An answer without a duration is wrong.
 package locomo

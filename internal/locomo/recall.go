@@ -377,6 +377,7 @@ type Eval struct {
 	// (conversation order in Order); nil on a per-conversation Eval.
 	ByConversation map[string]*Eval
 	Order          []string
+	Duration       DurationTally // questions whose gold is a length of time
 }
 
 // NewEval returns an empty evaluation of the top k search results.
@@ -458,6 +459,7 @@ func (e *Eval) Add(c *Conversation, m Mapping, qi int, r Result) (Item, bool) {
 			}
 		}
 	}
+	e.Duration.Add(q.Question, q.Answer, r.Answer.Text)
 	e.Items = append(e.Items, it)
 	return it, true
 }
