@@ -389,11 +389,15 @@ func messageItem(m *Message, block uint64, score float64) gate.Item {
 		Precision: string(temporal.PrecisionUnknown),
 	}
 	for _, match := range temporal.Find(m.Content, m.At) {
-		if match.Known() {
+		if !match.Known() {
+			continue
+		}
+		if len(it.Times) == 0 {
 			it.HappenedStart, it.HappenedEnd = match.Start, match.End
 			it.Precision, it.TimeText = string(match.Precision), match.Text
-			break
 		}
+		it.Times = append(it.Times, gate.TimeMention{Text: match.Text, Start: match.Start, End: match.End,
+			Precision: string(match.Precision), Basis: string(match.Basis)})
 	}
 	return it
 }

@@ -399,7 +399,7 @@ func (HeuristicAssessor) Assess(_ context.Context, q *Question, b *Batch, st *St
 			c := q.coverage(s.terms)
 			bestAny = max(bestAny, c)
 			k := q.keyTerm()
-			if (k < 0 || s.terms[k]) && (q.WantsTime || topicCovered(q, s.terms)) {
+			if (k < 0 || s.terms[k] || allButOneTopic(q, s.terms)) && (q.WantsTime || topicCovered(q, s.terms)) {
 				best = max(best, c)
 			}
 		}
@@ -776,4 +776,23 @@ func topicCovered(q *Question, covered []bool) bool {
 		}
 	}
 	return got >= n-n/3
+}
+
+// allButOneTopic reports whether an item covers every main-clause topic
+// term but one, of three or more: the one left may be the rarest, worded
+// otherwise ("attend" for "went to"), when everything else is there. With
+// two topic terms the rarest one decides ("onsite interview").
+func allButOneTopic(q *Question, covered []bool) bool {
+	topic := termIndex(q.Topic)
+	n, got := 0, 0
+	for j, t := range q.Terms {
+		if !topic[t] || q.secondary[t] {
+			continue
+		}
+		n++
+		if covered[j] {
+			got++
+		}
+	}
+	return n >= 3 && got >= n-1
 }

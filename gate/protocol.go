@@ -116,6 +116,12 @@ type Item struct {
 	Precision     string    // a temporal.Precision value; "unknown" or "" = no date
 	TimeText      string    // the time expression as written
 
+	// Times, for a message, are all the known time expressions of its
+	// text in order (the first also fills HappenedStart…TimeText); the
+	// assessor dates the message by the one in the sentence about the
+	// question (see dateOf).
+	Times []TimeMention
+
 	Facts []string // graph node facts
 	Score float64  // retrieval score (higher is better)
 
@@ -134,6 +140,14 @@ type Item struct {
 // Dated reports whether the item carries a resolved occurrence time.
 func (it *Item) Dated() bool {
 	return !it.HappenedStart.IsZero() && it.Precision != "unknown"
+}
+
+// TimeMention is one resolved time expression of an item's text.
+type TimeMention struct {
+	Text       string // as written
+	Start, End time.Time
+	Precision  string // a temporal.Precision value
+	Basis      string // a temporal.Basis value ("said": dated by the message itself)
 }
 
 // Batch is the result of one retrieval step.

@@ -282,6 +282,7 @@ func (s *Session) Observe(b Batch) *Batch {
 		inBatch[it.Ref] = true
 		it.Kind = kind
 		it.MessageIDs = append([]uint64(nil), it.MessageIDs...)
+		it.Times = append([]TimeMention(nil), it.Times...)
 		it.Facts = append([]string(nil), it.Facts...)
 		_, known := s.seen[it.Ref]
 		it.New = !known
@@ -403,10 +404,14 @@ func (s *Session) Result() Result {
 		r.Evidence = s.appendCited(r.Evidence, len(s.assessed)-2)
 		return r
 	}
+	// What is missing: from the latest partial assessment (it found
+	// something), else the latest one.
 	missing := ""
-	for i := len(s.assessed) - 1; i >= 0 && missing == ""; i-- {
-		if s.assessed[i] != nil {
-			missing = s.assessed[i].Missing
+	for pass := 0; pass < 2 && missing == ""; pass++ {
+		for i := len(s.assessed) - 1; i >= 0 && missing == ""; i-- {
+			if a := s.assessed[i]; a != nil && (pass == 1 || a.Verdict == Partial) {
+				missing = a.Missing
+			}
 		}
 	}
 	r = notEnough(r, missing)
@@ -698,6 +703,7 @@ func RunQuestion(ctx context.Context, q *Question, r Retriever, a Assessor, ans 
 
 func copyItem(it Item) Item {
 	it.MessageIDs = append([]uint64(nil), it.MessageIDs...)
+	it.Times = append([]TimeMention(nil), it.Times...)
 	it.Facts = append([]string(nil), it.Facts...)
 	return it
 }

@@ -698,7 +698,14 @@ func dateOf(q *Question, it *Item) (start, end time.Time, precision string, form
 	if text == "" {
 		text = it.Quote
 	}
-	if isMessageLike(it) && it.TimeText != "" && q != nil {
+	timeText := it.TimeText
+	if isMessageLike(it) && len(it.Times) > 0 && q != nil {
+		tm, found := sentenceTime(q, text, it.Times)
+		if !found {
+			return time.Time{}, time.Time{}, "", time.Time{}, false
+		}
+		start, end, precision, timeText = tm.Start, tm.End, tm.Precision, tm.Text
+	} else if isMessageLike(it) && it.TimeText != "" && q != nil {
 		unit := ""
 		for _, u := range splitUnits(text, isDateUnitEnd) {
 			if strings.Contains(u, it.TimeText) {
@@ -713,7 +720,7 @@ func dateOf(q *Question, it *Item) (start, end time.Time, precision string, form
 			}
 		}
 	}
-	if precision == "range" && !end.IsZero() && end.After(start) && changedRange(text, it.TimeText) {
+	if precision == "range" && !end.IsZero() && end.After(start) && changedRange(text, timeText) {
 		former = start
 		last := end.Add(-time.Nanosecond).In(start.Location())
 		start = time.Date(last.Year(), last.Month(), last.Day(), 0, 0, 0, 0, start.Location())

@@ -1,0 +1,57 @@
+package gate
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestSentenceTime(t *testing.T) {
+	now := time.Date(2024, 6, 1, 12, 0, 0, 0, time.UTC)
+	day := func(d int) TimeMention {
+		s := time.Date(2024, 5, d, 0, 0, 0, 0, time.UTC)
+		return TimeMention{Start: s, End: s.AddDate(0, 0, 1), Precision: "day", Basis: "relative"}
+	}
+	named := func(tm TimeMention, text, basis string) TimeMention {
+		tm.Text, tm.Basis = text, basis
+		return tm
+	}
+	for _, tc := range []struct {
+		name, question, text string
+		times                []TimeMention
+		want                 string // Text of the chosen mention; "" = undated
+	}{
+		{"the sentence about the question, not the first time",
+			"When did Ana start teaching pottery?",
+			"We leave for the coast on Friday. I started teaching pottery at the studio.",
+			[]TimeMention{named(day(31), "on Friday", "relative")}, ""},
+		{"an explicit time beats the message's day in its sentence",
+			"When did Ana join the choir?",
+			"I just joined a choir last Tuesday and loved it.",
+			[]TimeMention{named(day(28), "just joined", "said"), named(day(21), "last Tuesday", "relative")}, "last Tuesday"},
+		{"a scene-setting sentence before",
+			"When did Ana apply to the art school?",
+			"Guess what I did this week? I finally applied to the art school!",
+			[]TimeMention{named(day(27), "this week", "relative")}, "this week"},
+		{"the next sentence about the question",
+			"When did Ana meet up with her cousins and aunts?",
+			"My cousins and aunts keep me sane. Here's a photo from when we met up last week!",
+			[]TimeMention{named(day(20), "last week", "relative")}, "last week"},
+		{"the best sentence's own time first",
+			"When did Ana adopt the kitten?",
+			"We move house next month. I adopted the kitten yesterday!",
+			[]TimeMention{named(day(15), "next month", "relative"), named(day(31), "yesterday", "relative")}, "yesterday"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			q := Analyze(tc.question, now)
+			tm, ok := sentenceTime(q, tc.text, tc.times)
+			if tc.want == "" {
+				assert.False(t, ok, "dated by %q", tm.Text)
+				return
+			}
+			assert.True(t, ok)
+			assert.Equal(t, tc.want, tm.Text)
+		})
+	}
+}
