@@ -1,6 +1,7 @@
 package stratagate_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -8,8 +9,10 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/stratagate/stratagate"
+	"github.com/stratagate/stratagate/bm25"
 	"github.com/stratagate/stratagate/index"
 	"github.com/stratagate/stratagate/kv"
+	"github.com/stratagate/stratagate/layers"
 )
 
 // A file whose indexes were written in an older layout (stats without a
@@ -51,6 +54,67 @@ func TestOpenRebuildsOldIndexLayout(t *testing.T) {
 	hits, err := mem.SearchRaw(ctx, stratagate.Query{Text: "pnpm", Scopes: []string{"project:atlas", "global"}})
 	require.NoError(t, err)
 	assert.NotEmpty(t, hits)
+	require.NoError(t, mem.CheckIndexes(ctx))
+	rep, err := mem.Verify(ctx)
+	require.NoError(t, err)
+	assert.True(t, rep.OK, "%v", rep.Violations)
+}
+
+// A file written under layout 2 (a raw index of one field, the text, with
+// no speaker terms) is rebuilt by a writable Open into the current raw
+// index: a question naming a speaker then matches that speaker's turns,
+// and the rebuilt indexes equal a fresh rebuild.
+func TestOpenRebuildsLayout2RawIndexWithSpeakers(t *testing.T) {
+	mem, src := openMem(t, &stratagate.Options{NoSync: true})
+	ids := appendLines(t, mem, "chat", []line{
+		{"Ana", "I think the move to the new flat will happen in June."},
+		{"Ben", "Our move last year took three days."},
+		{"Ana", "I bought a red bike yesterday."},
+	})
+	waitIdle(t, mem)
+	require.NoError(t, mem.Close())
+
+	path := damagedCopy(t, src, func(tx *bolt.Tx) error {
+		// The raw index as layout 2 wrote it: text terms only.
+		require.NoError(t, tx.DeleteBucket([]byte("idx.raw")))
+		old := index.New("raw", []index.Field{{Name: "text"}}, index.Options{CacheEntries: -1})
+		require.NoError(t, tx.Bucket(kv.BucketMessages).ForEach(func(_, v []byte) error {
+			msg, err := layers.DecodeMessage(v)
+			require.NoError(t, err)
+			_, err = old.Add(tx, index.Doc{
+				ID: msg.ID, Scope: "global", Fields: [][]string{bm25.AppendTerms(nil, msg.Content)},
+				Keywords: []string{"thread:" + msg.Thread, "role:" + msg.Role, "speaker:" + strings.ToLower(msg.Speaker)}, Start: msg.At,
+			})
+			return err
+		}))
+		for _, name := range []string{"idx.raw", "idx.events", "idx.graph"} {
+			meta := tx.Bucket([]byte(name)).Bucket([]byte("meta"))
+			if meta.Get([]byte("stats")) == nil {
+				continue // nothing indexed yet (no block sealed: no cards)
+			}
+			var st map[string]any
+			_, err := kv.Decode(meta.Get([]byte("stats")), &st, 1)
+			require.NoError(t, err)
+			st["f"] = 2
+			v, err := kv.Encode(1, st)
+			require.NoError(t, err)
+			require.NoError(t, meta.Put([]byte("stats"), v))
+		}
+		return nil
+	})
+
+	ro, err := stratagate.Open(path, &stratagate.Options{ReadOnly: true})
+	require.NoError(t, err)
+	_, err = ro.SearchRaw(ctx, stratagate.Query{Text: "move"})
+	assert.ErrorIs(t, err, index.ErrLayout, "a layout-2 index is not served")
+	require.NoError(t, ro.Close())
+
+	mem, err = stratagate.Open(path, &stratagate.Options{NoSync: true})
+	require.NoError(t, err)
+	defer mem.Close()
+	hits, err := mem.SearchRaw(ctx, stratagate.Query{Text: "What did Ana say about the move?"})
+	require.NoError(t, err)
+	assert.Equal(t, []uint64{ids[0], ids[1], ids[2]}, rank(hits), "Ana on the move, the move, then Ana (by her name alone)")
 	require.NoError(t, mem.CheckIndexes(ctx))
 	rep, err := mem.Verify(ctx)
 	require.NoError(t, err)

@@ -151,7 +151,7 @@ func (m *Memory) CheckIndexes(ctx context.Context) error {
 	}
 	defer scratch.Close()
 	return m.db.View(func(tx *bolt.Tx) error {
-		freshRaw := index.New(rawIndexName, m.raw.Fields(), index.Options{CacheEntries: -1})
+		freshRaw := index.New(rawIndexName, rawFields(), index.Options{CacheEntries: -1})
 		freshEvents := events.NewIndex()
 		if err := scratch.Update(func(stx *bolt.Tx) error {
 			if err := rebuildRawFrom(tx, stx, freshRaw); err != nil {

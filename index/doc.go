@@ -8,7 +8,7 @@
 //
 // # Layout
 //
-// Everything lives under the top-level bucket "idx.NAME" (layout 2; the
+// Everything lives under the top-level bucket "idx.NAME" (layout 3; the
 // stats record names it, and an index of another layout answers ErrLayout
 // until it is rebuilt):
 //

@@ -52,14 +52,19 @@ type stats struct {
 	// existed decode as 0, which they are).
 	Base uint64 `msgpack:"b,omitempty"`
 	// Layout is the on-disk layout of the index's postings and per-doc
-	// tables (see doc.go): layout (2) for everything written now. Indexes
+	// tables (see doc.go): layout for everything written now. Indexes
 	// written before the field existed read as 0 (the layout with one key
 	// per document and 256-doc posting chunks) and must be rebuilt.
 	Layout uint8 `msgpack:"f,omitempty"`
 }
 
-// layout is the current index layout (stats.Layout).
-const layout = 2
+// layout is the current index layout (stats.Layout). 3: the byte format
+// of layout 2, bumped because what StrataGate indexes changed (the raw
+// index gained a speaker field): every index of a file written under
+// layout 2 is rebuilt on its next writable Open, so it ranks like a fresh
+// one. Bump it whenever an index's documents or fields change, not only
+// its bytes.
+const layout = 3
 
 // termRecord is fixed-width: version, df u32, maxTF u16, last u32 (the
 // newest doc with the term), block u32 (the first doc of the term's last
