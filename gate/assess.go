@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/stratagate/stratagate/bm25"
+	"github.com/stratagate/stratagate/events/temporal"
 )
 
 // HeuristicAssessor is the deterministic offline Assessor: lexical
@@ -78,6 +79,7 @@ type scored struct {
 	nTopic   int  // covered Topic terms
 	nHead    int  // covered Head terms
 	asks     bool // a question without its reply: not evidence
+	offTime  bool // neither dated nor said within the question's time
 	about    bool // a window member is about the subject (aboutSubject)
 	typed    bool // the window holds an answer of the asked type (answerTyped)
 }
@@ -214,10 +216,14 @@ func (HeuristicAssessor) Assess(_ context.Context, q *Question, b *Batch, st *St
 				if end.IsZero() || !end.After(start) {
 					end = start.Add(1)
 				}
-				s.conflict = !q.Time.Overlaps(start, end) && !said
+				s.offTime = !q.Time.Overlaps(start, end) && !said
 			} else {
-				s.conflict = !said
+				s.offTime = !said
 			}
+			// A relative time ("last weekend", "4 years ago") is the
+			// asker's, and the evidence may use its speaker's frame: it
+			// ranks the items in time first instead of excluding the rest.
+			s.conflict = s.offTime && q.Time.Basis != temporal.BasisRelative
 		}
 		// A message that only asks is not evidence of its answer; with
 		// the reply in its window it is.
@@ -281,6 +287,9 @@ func (HeuristicAssessor) Assess(_ context.Context, q *Question, b *Batch, st *St
 	}
 	sort.SliceStable(rel, func(i, j int) bool {
 		x, y := rel[i], rel[j]
+		if x.offTime != y.offTime {
+			return y.offTime
+		}
 		if x.nTerms+x.nEnts != y.nTerms+y.nEnts {
 			return x.nTerms+x.nEnts > y.nTerms+y.nEnts
 		}
@@ -382,6 +391,10 @@ func (HeuristicAssessor) Assess(_ context.Context, q *Question, b *Batch, st *St
 	// The item must also be about the subject and hold an answer of the
 	// asked type.
 	answerable := true
+	inTime := false // some relevant item lies in the question's time
+	for _, s := range rel {
+		inTime = inTime || !s.offTime
+	}
 	if !q.WantsList && len(rel) > 0 {
 		answerable = false
 		for _, s := range rel {
@@ -393,7 +406,7 @@ func (HeuristicAssessor) Assess(_ context.Context, q *Question, b *Batch, st *St
 		// without one, the best item's coverage, and the key is missing.
 		best, bestAny := -1.0, 0.0
 		for _, s := range rel {
-			if answerable && !(s.about && s.typed) {
+			if answerable && !(s.about && s.typed) || inTime && s.offTime {
 				continue
 			}
 			c := q.coverage(s.terms)

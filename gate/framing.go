@@ -12,7 +12,10 @@ var (
 	// not content terms.
 	framingWords = wordSet("describe", "described", "describes", "type", "types", "kind", "kinds", "sort", "sorts",
 		"besides", "regarding", "according", "example", "examples", "specific", "specifically", "particular",
-		"exactly", "certain", "something", "anything", "stuff", "aspect", "aspects", "else", "apart", "aside")
+		"exactly", "certain", "something", "anything", "stuff", "aspect", "aspects", "else", "apart", "aside",
+		// generic heads of list questions ("What items has Sam bought?",
+		// "Which activities…"): the evidence names the items themselves.
+		"item", "items", "thing", "things", "activity", "activities")
 
 	// sentenceFraming are sentence-initial capitalised words that are not
 	// names ("According to…", "Considering…", "Overall, …"), beyond the

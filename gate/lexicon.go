@@ -387,7 +387,9 @@ var (
 // question's topic: "What did Mia say about Python?" is about Python.
 var weakTerms = termSet("say", "said", "says", "tell", "told", "talk", "talked", "mention", "mentioned",
 	"speak", "spoke", "discuss", "discussed", "think", "thought", "know", "knew", "happen", "happened",
-	"ask", "asked", "remember", "recall")
+	"ask", "asked", "remember", "recall",
+	// generic verbs: "What has Sam done…", "What did Sam do…"
+	"do", "does", "did", "done", "doing")
 
 // termSet is the set of bm25 terms of words.
 func termSet(words ...string) map[string]bool {

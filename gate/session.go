@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -420,24 +421,49 @@ func (s *Session) Result() Result {
 }
 
 // appendCited appends to ev the items cited by the assessments of batches
-// from..0 (latest first) that ev lacks, up to MaxRefs items in all. The
-// caller holds the lock.
+// from..0 that ev lacks, up to MaxRefs items in all: their findings in
+// turn (the first finding of each assessment, latest first, then the
+// second…), a finding being a cited item with the context items cited
+// right after it. The caller holds the lock.
 func (s *Session) appendCited(ev []Item, from int) []Item {
-	for i := from; i >= 0 && len(ev) < MaxRefs; i-- {
+	var groups [][][]string // per assessment, its findings' refs
+	for i := from; i >= 0; i-- {
 		a := s.assessed[i]
-		if a == nil {
+		if a == nil || len(a.EvidenceRefs) == 0 {
 			continue
 		}
+		var gs [][]string
 		for _, ref := range a.EvidenceRefs {
-			if len(ev) >= MaxRefs {
-				break
-			}
-			if hasRef(ev, ref) {
+			k, ok := s.seen[ref]
+			if !ok {
 				continue
 			}
-			if k, ok := s.seen[ref]; ok {
-				ev = append(ev, copyItem(s.seenList[k]))
+			if of := s.seenList[k].Of; of != "" && len(gs) > 0 && slices.Contains(gs[len(gs)-1], of) {
+				gs[len(gs)-1] = append(gs[len(gs)-1], ref)
+				continue
 			}
+			gs = append(gs, []string{ref})
+		}
+		groups = append(groups, gs)
+	}
+	for n := 0; len(ev) < MaxRefs; n++ {
+		added := false
+		for _, gs := range groups {
+			if n >= len(gs) {
+				continue
+			}
+			added = true
+			for _, ref := range gs[n] {
+				if len(ev) >= MaxRefs {
+					return ev
+				}
+				if !hasRef(ev, ref) {
+					ev = append(ev, copyItem(s.seenList[s.seen[ref]]))
+				}
+			}
+		}
+		if !added {
+			break
 		}
 	}
 	return ev
@@ -677,28 +703,86 @@ func RunQuestion(ctx context.Context, q *Question, r Retriever, a Assessor, ans 
 		return notEnough(res, "an answer supported by the cited evidence"), nil
 	}
 	res.Text = text
-	if used != nil {
-		// The items the answer used first (the answer's date is the first
-		// dated item), then the rest of the cited set.
-		var kept, rest []Item
-		used = appendUnique(nil, used...)
-		for _, ref := range used {
-			for _, it := range res.Evidence {
-				if it.Ref == ref {
-					kept = append(kept, it)
-				}
+	var kept []Item
+	for _, ref := range appendUnique(nil, used...) {
+		for _, it := range res.Evidence {
+			if it.Ref == ref {
+				kept = append(kept, it)
 			}
-		}
-		if len(kept) > 0 {
-			for _, it := range res.Evidence {
-				if !hasRef(kept, it.Ref) {
-					rest = append(rest, it)
-				}
-			}
-			res.Evidence = append(kept, rest...)
 		}
 	}
+	if len(kept) > 0 {
+		// The items the answer used first (the answer's date is the
+		// first dated item), then the window the answer was read from
+		// (their context messages, or the item a context message
+		// accompanies), then the rest of the cited set.
+		ev := kept
+		for _, it := range kept {
+			for _, w := range s.window(it) {
+				if !hasRef(ev, w.Ref) {
+					ev = append(ev, w)
+				}
+			}
+		}
+		for _, it := range res.Evidence {
+			if !hasRef(ev, it.Ref) {
+				ev = append(ev, it)
+			}
+		}
+		res.Evidence = boundEvidence(ev, len(kept))
+	}
 	return res, nil
+}
+
+// window returns the items seen with it as one context window: those
+// accompanying it, or, for a context item, the item it accompanies and
+// that item's other context. The caller must not hold the lock.
+func (s *Session) window(it Item) []Item {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	anchor := it.Ref
+	if it.Of != "" {
+		anchor = it.Of
+	}
+	var out []Item
+	if k, ok := s.seen[anchor]; ok && anchor != it.Ref {
+		out = append(out, copyItem(s.seenList[k]))
+	}
+	for _, x := range s.seenList {
+		if x.Of == anchor && x.Ref != it.Ref {
+			out = append(out, copyItem(x))
+		}
+	}
+	return out
+}
+
+// MaxEvidenceMessages bounds the source messages of a sufficient answer's
+// evidence: items past the bound are dropped, except the first keep
+// (those the answer used).
+const MaxEvidenceMessages = 8
+
+// boundEvidence keeps at most MaxRefs items and, beyond the first keep,
+// only items whose messages fit in MaxEvidenceMessages.
+func boundEvidence(ev []Item, keep int) []Item {
+	var msgs []uint64
+	var out []Item
+	for i, it := range ev {
+		if len(out) >= MaxRefs {
+			break
+		}
+		var add []uint64
+		for _, id := range it.MessageIDs {
+			if !containsID(msgs, id) && !containsID(add, id) {
+				add = append(add, id)
+			}
+		}
+		if i >= keep && len(msgs)+len(add) > MaxEvidenceMessages {
+			continue
+		}
+		msgs = append(msgs, add...)
+		out = append(out, it)
+	}
+	return out
 }
 
 func copyItem(it Item) Item {
