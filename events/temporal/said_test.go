@@ -154,3 +154,33 @@ func TestResolveJust(t *testing.T) {
 	r = temporal.Resolve("just arrived", time.Date(2023, 5, 3, 23, 30, 0, 0, east))
 	assert.Equal(t, time.Date(2023, 5, 3, 0, 0, 0, 0, east), r.Start)
 }
+
+// TestFindWeekdayAbbreviations: an abbreviated weekday counts after
+// last/this/next; "sat", "sun" and "wed" only when capitalised.
+func TestFindWeekdayAbbreviations(t *testing.T) {
+	for _, tc := range []struct {
+		text, match string
+		start       time.Time
+	}{
+		{"I joined a new choir last Tues.", "last Tues", d(2023, 5, 2)}, // ref3May is a Wednesday
+		{"We fly out next fri", "next fri", d(2023, 5, 5)},
+		{"The party was last Sat, it rained.", "last Sat", d(2023, 4, 29)},
+		{"I just joined a new choir last Tues.", "last Tues", d(2023, 5, 2)}, // the day given wins over "just"
+		{"This sun is too hot for a walk.", "", time.Time{}},
+		{"The last sat down after a while.", "", time.Time{}},
+		{"Tues is my busy day.", "", time.Time{}}, // a bare abbreviation is not read
+	} {
+		t.Run(tc.text, func(t *testing.T) {
+			got := temporal.Find(tc.text, ref3May)
+			if tc.match == "" {
+				assert.Empty(t, got)
+				return
+			}
+			require.Len(t, got, 1)
+			assert.Equal(t, tc.match, got[0].Text)
+			assert.Equal(t, tc.start, got[0].Start)
+			assert.Equal(t, pD, got[0].Precision)
+			checkFind(t, tc.text, ref3May, got)
+		})
+	}
+}
