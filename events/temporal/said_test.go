@@ -41,6 +41,8 @@ func TestFindMessageDated(t *testing.T) {
 		{"They just won the regional final.", "just won", may3, may4, pD, bS},
 		{"I just had my first driving lesson.", "just had", may3, may4, pD, bS},
 		{"I just did my first open mic.", "just did", may3, may4, pD, bS},
+		{"I just made a cake for the neighbours.", "just made", may3, may4, pD, bS},
+		{"She just showed me her new studio.", "just showed", may3, may4, pD, bS},
 		// Deictic words: the message's day or week, relative.
 		{"I baked bread today.", "today", may3, may4, pD, bR},
 		{"We're going out tonight.", "tonight", may3, may4, pD, bR},
@@ -99,6 +101,9 @@ func TestFindJustNotATime(t *testing.T) {
 		"You just moved in, right?",                      // a question, too
 		"I bought a just-baked loaf.",                    // hyphenated adjective
 		"They just kept talking through the whole film.", // emphatic continuation
+		"The store is fine, just been keeping busy.",     // been + -ing: an activity going on
+		"That song just made me smile.",                  // causative made
+		"The trip just showed me how kind people are.",   // a realisation
 	} {
 		t.Run(text, func(t *testing.T) {
 			for _, m := range temporal.Find(text, ref3May) {
