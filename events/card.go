@@ -133,7 +133,7 @@ type Temporal struct {
 	// OriginalText is the time expression as written ("last Saturday").
 	OriginalText string
 	Precision    string // instant, day, week, month, season, year, range, unknown
-	Basis        string // explicit, relative, inferred, unknown
+	Basis        string // explicit, relative, inferred, said, unknown (temporal.Basis)
 	Approx       bool
 }
 

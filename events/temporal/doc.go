@@ -162,8 +162,10 @@
 // Month words that are ordinary words in lower case — "may", "march",
 // "mar" — need a year, an ordinal day ("may 7th"), "of" ("7th of may") or
 // a cue ("in may"); "I may go" and "we march 5 miles" match nothing.
-// Abbreviated months ("Jan", "Sept.") need a day or a year. Weekdays are
-// not abbreviated ("sat", "sun" and "wed" are words).
+// Abbreviated months ("Jan", "Sept.") need a day or a year. Abbreviated
+// weekdays (mon, tue, tues, wed, thu, thur, thurs, fri, sat, sun) count
+// only after last/this/next ("last Tues", "next Fri"), and "sat", "sun"
+// and "wed", which are words ("this sun is hot"), only capitalised.
 //
 // Times of day — attach to a day-precision expression, giving an instant:
 //

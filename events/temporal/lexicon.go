@@ -50,6 +50,20 @@ var weekdayWords = map[string]weekdayWord{
 	"sunday": {time.Sunday, false}, "sundays": {time.Sunday, true},
 }
 
+// weekdayAbbrs maps weekday abbreviations to weekdays. They are read only
+// after last/this/next ("last Tues", "next Fri"): alone, "sat", "sun"
+// and "wed" are ordinary words.
+var weekdayAbbrs = map[string]time.Weekday{
+	"mon": time.Monday, "tue": time.Tuesday, "tues": time.Tuesday, "wed": time.Wednesday,
+	"thu": time.Thursday, "thur": time.Thursday, "thurs": time.Thursday, "fri": time.Friday,
+	"sat": time.Saturday, "sun": time.Sunday,
+}
+
+// riskyWeekdayAbbr reports the abbreviations that are words even after
+// last/this/next ("this sun is hot", "the last sat down", "this wed
+// couple"): they count only when capitalised ("last Sat").
+func riskyWeekdayAbbr(s string) bool { return s == "sat" || s == "sun" || s == "wed" }
+
 // smallNumbers maps number words below twenty (and the articles) to values.
 var smallNumbers = map[string]int{
 	"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5,

@@ -53,7 +53,8 @@ func (p *parser) direction(i int) (dir, n int, ok bool) {
 }
 
 // lastThisNext parses last/this/next followed by week, weekend, month,
-// year, a weekday, a season or a month name.
+// year, a weekday (also abbreviated: "last Tues"), a season or a month
+// name.
 func (p *parser) lastThisNext(i int) (cand, bool) {
 	dir, n, ok := p.direction(i)
 	if !ok {
@@ -72,7 +73,11 @@ func (p *parser) lastThisNext(i int) (cand, bool) {
 	case "year":
 		return cand{p.shift(uYear, dir), n}, true
 	}
-	if wd, ok := weekdayWords[t]; ok && !wd.plural {
+	wd, ok := weekdayWords[t]
+	if d, abbr := weekdayAbbrs[t]; abbr && !(riskyWeekdayAbbr(t) && p.toks[j].lower) {
+		wd, ok = weekdayWord{d: d}, true
+	}
+	if ok && !wd.plural {
 		var d time.Time
 		switch dir {
 		case -1:

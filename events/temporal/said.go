@@ -23,8 +23,10 @@ import (
 //     "done", "been"); forms identical to the base form ("put", "set",
 //     "read", "come") are left out, since "I just read books" is present;
 //   - and not a verb of thinking, wanting or feeling (emphaticVerbs:
-//     "I just wanted to", "it just felt right", "I just had to share"),
-//     nor an -ed adjective of a state (stateAdjectives: "just tired").
+//     "I just wanted to", "it just felt right"), nor an -ed adjective of
+//     a state (stateAdjectives: "just tired"), nor a verb that with the
+//     words after it states no event (notEvent: "I just had to share",
+//     "just been keeping busy", "it just made me smile").
 //
 // In free text (Find) the words before "just" must leave it a report of
 // the speaker's present: not after "had"/'d (past perfect: "I had just
@@ -46,7 +48,7 @@ func (p *parser) justPast(i int) (cand, bool) {
 	if !v.lower && p.toks[i].lower {
 		return cand{}, false
 	}
-	if !pastForm(v.s) || (v.s == "had" && p.isW(i+2, "to")) || (v.s == "did" && p.isW(i+2, "not")) {
+	if !pastForm(v.s) || p.notEvent(i+1) {
 		return cand{}, false
 	}
 	if !p.whole && !p.reportContext(i) {
@@ -54,6 +56,32 @@ func (p *parser) justPast(i int) (cand, bool) {
 	}
 	return cand{p.dayRes(p.today, BasisSaid), 2}, true
 }
+
+// notEvent reports whether the past form at token j, with the words after
+// it, states no event: "had to" (obligation: "I just had to share"),
+// "did not" (emphatic negation), "been" + -ing (an activity going on:
+// "just been keeping busy"), "made" + an object pronoun (causative: "it
+// just made me smile"), and showed/taught/reminded + a pronoun + that,
+// how, what or why (a realisation: "it just showed me that…").
+func (p *parser) notEvent(j int) bool {
+	switch p.w(j) {
+	case "had":
+		return p.isW(j+1, "to")
+	case "did":
+		return p.isW(j+1, "not")
+	case "been":
+		next := p.w(j + 1)
+		return len(next) > 4 && strings.HasSuffix(next, "ing")
+	case "made":
+		return objectPronouns[p.w(j+1)]
+	case "showed", "taught", "reminded":
+		return objectPronouns[p.w(j+1)] && p.isW(j+2, "that", "how", "what", "why")
+	}
+	return false
+}
+
+// objectPronouns are the object forms of the personal pronouns.
+var objectPronouns = setOf(`me you him her us them`)
 
 // pastForm reports whether lower-case w is a past verb or participle that
 // reports an event after "just".

@@ -41,6 +41,8 @@ func TestFindMessageDated(t *testing.T) {
 		{"They just won the regional final.", "just won", may3, may4, pD, bS},
 		{"I just had my first driving lesson.", "just had", may3, may4, pD, bS},
 		{"I just did my first open mic.", "just did", may3, may4, pD, bS},
+		{"I just made a cake for the neighbours.", "just made", may3, may4, pD, bS},
+		{"She just showed me her new studio.", "just showed", may3, may4, pD, bS},
 		// Deictic words: the message's day or week, relative.
 		{"I baked bread today.", "today", may3, may4, pD, bR},
 		{"We're going out tonight.", "tonight", may3, may4, pD, bR},
@@ -99,6 +101,9 @@ func TestFindJustNotATime(t *testing.T) {
 		"You just moved in, right?",                      // a question, too
 		"I bought a just-baked loaf.",                    // hyphenated adjective
 		"They just kept talking through the whole film.", // emphatic continuation
+		"The store is fine, just been keeping busy.",     // been + -ing: an activity going on
+		"That song just made me smile.",                  // causative made
+		"The trip just showed me how kind people are.",   // a realisation
 	} {
 		t.Run(text, func(t *testing.T) {
 			for _, m := range temporal.Find(text, ref3May) {
@@ -153,4 +158,34 @@ func TestResolveJust(t *testing.T) {
 	east := time.FixedZone("", -5*3600)
 	r = temporal.Resolve("just arrived", time.Date(2023, 5, 3, 23, 30, 0, 0, east))
 	assert.Equal(t, time.Date(2023, 5, 3, 0, 0, 0, 0, east), r.Start)
+}
+
+// TestFindWeekdayAbbreviations: an abbreviated weekday counts after
+// last/this/next; "sat", "sun" and "wed" only when capitalised.
+func TestFindWeekdayAbbreviations(t *testing.T) {
+	for _, tc := range []struct {
+		text, match string
+		start       time.Time
+	}{
+		{"I joined a new choir last Tues.", "last Tues", d(2023, 5, 2)}, // ref3May is a Wednesday
+		{"We fly out next fri", "next fri", d(2023, 5, 5)},
+		{"The party was last Sat, it rained.", "last Sat", d(2023, 4, 29)},
+		{"I just joined a new choir last Tues.", "last Tues", d(2023, 5, 2)}, // the day given wins over "just"
+		{"This sun is too hot for a walk.", "", time.Time{}},
+		{"The last sat down after a while.", "", time.Time{}},
+		{"Tues is my busy day.", "", time.Time{}}, // a bare abbreviation is not read
+	} {
+		t.Run(tc.text, func(t *testing.T) {
+			got := temporal.Find(tc.text, ref3May)
+			if tc.match == "" {
+				assert.Empty(t, got)
+				return
+			}
+			require.Len(t, got, 1)
+			assert.Equal(t, tc.match, got[0].Text)
+			assert.Equal(t, tc.start, got[0].Start)
+			assert.Equal(t, pD, got[0].Precision)
+			checkFind(t, tc.text, ref3May, got)
+		})
+	}
 }
