@@ -285,7 +285,8 @@ func Analyze(question string, now time.Time) *Question {
 	for _, m := range temporal.Find(question, now) {
 		markBlank(blank, m.Offset, m.Offset+m.Length)
 		markBlank(inTime, m.Offset, m.Offset+m.Length)
-		if q.Time != nil || !m.Known() {
+		if q.Time != nil || !m.Known() || m.Basis == temporal.BasisSaid {
+			// A question's "just bought" is no time of its own.
 			continue
 		}
 		if now.IsZero() && m.Basis != temporal.BasisExplicit {
