@@ -19,8 +19,13 @@ type HeuristicAssessor struct{}
 
 // Coverage thresholds of HeuristicAssessor.
 const (
+	// SufficientCoverage is the bar of a time question: its date, checked
+	// on its own, carries the answer.
 	SufficientCoverage = 0.6
-	WrongCoverage      = 0.3
+	// SufficientContentCoverage is the bar of every other question, whose
+	// answer is the content itself: most of the question must be there.
+	SufficientContentCoverage = 0.8
+	WrongCoverage             = 0.3
 )
 
 // itemTermSet is the set of canonical terms of an item's title, text,
@@ -143,6 +148,7 @@ func (HeuristicAssessor) Assess(_ context.Context, q *Question, b *Batch, st *St
 		// part of the evidence, and so is the reply to a message that
 		// only asks.
 		asks := questionOnly(it.Text)
+		asksHere := asks
 		for _, c := range ctxOf[i] {
 			cs := itemTermSet(&b.Items[c])
 			adds := false
@@ -228,12 +234,31 @@ func (HeuristicAssessor) Assess(_ context.Context, q *Question, b *Batch, st *St
 		// A message that only asks is not evidence of its answer; with
 		// the reply in its window it is.
 		s.asks = questionOnly(askText(it)) && len(contrib[i]) == 0
-		members := []*Item{it}
-		for _, c := range contrib[i] {
-			members = append(members, &b.Items[c])
+		// The members that may answer: a message that only asks says
+		// nothing about its subject and fills no slot.
+		var members []*Item
+		var msets []map[string]bool
+		for k, m := range append([]*Item{it}, contribItems(b, contrib[i])...) {
+			if questionOnly(askText(m)) {
+				continue
+			}
+			ms := sets[k]
+			if k > 0 && asksHere && after(m, it) {
+				// The reply to a question answers it in its words: it is
+				// about what the question was about.
+				ms = maps.Clone(ms)
+				speaker := termSetOf(it.Speaker)
+				for t := range sets[0] {
+					if !speaker[t] {
+						ms[t] = true
+					}
+				}
+			}
+			members = append(members, m)
+			msets = append(msets, ms)
 		}
-		s.about = aboutSubject(subject, topicExp, sets)
-		s.typed = answerTyped(q, members)
+		s.about = aboutSubject(subject, topicExp, msets)
+		s.typed = answerTyped(q, members) && answersQuestion(q, members)
 		all = append(all, s)
 	}
 	// A date source covers every entity (itself or through a linked item
@@ -457,6 +482,10 @@ func (HeuristicAssessor) Assess(_ context.Context, q *Question, b *Batch, st *St
 		}
 	}
 
+	bar := SufficientContentCoverage
+	if q.WantsTime {
+		bar = SufficientCoverage
+	}
 	switch {
 	case len(rel) == 0 || coverage < WrongCoverage:
 		a.Verdict = Wrong
@@ -464,7 +493,7 @@ func (HeuristicAssessor) Assess(_ context.Context, q *Question, b *Batch, st *St
 		a.Missing = "events about " + soughtText(q)
 		a.NextStrategy, a.NextTarget = next, target
 		a.NextQuery = q.Query
-	case coverage >= SufficientCoverage && allEnts && keyOK && answerable && (!q.WantsTime || dated != nil) &&
+	case coverage >= bar && allEnts && keyOK && answerable && (!q.WantsTime || dated != nil) &&
 		(!q.WantsList || sources(rel) >= 2 || lastRound || listSearched) && !planOnly && stateNext == "":
 		a.Verdict = Sufficient
 		a.NextStrategy = Answer
@@ -475,7 +504,7 @@ func (HeuristicAssessor) Assess(_ context.Context, q *Question, b *Batch, st *St
 		switch {
 		case !allEnts:
 			a.Missing = "evidence mentioning " + strings.Join(missingEnts, ", ")
-		case coverage < SufficientCoverage || !keyOK:
+		case coverage < bar || !keyOK:
 			a.Missing = "evidence about " + uncoveredText(q, covered)
 		case !answerable:
 			a.Missing = "evidence" + subjectText(q) + answerTypeText(q)
@@ -808,4 +837,12 @@ func allButOneTopic(q *Question, covered []bool) bool {
 		}
 	}
 	return n >= 3 && got >= n-1
+}
+
+func contribItems(b *Batch, idx []int) []*Item {
+	out := make([]*Item, len(idx))
+	for k, c := range idx {
+		out[k] = &b.Items[c]
+	}
+	return out
 }

@@ -136,7 +136,7 @@ func TestHeuristicAssessorCurrentState(t *testing.T) {
 			name:     "a plan does not settle the current state",
 			question: "Which build tool does Orbit use now?",
 			items: []gate.Item{
-				{Ref: "e1", Title: "Orbit is moving to Bazel as its build tool next month", MentionedAt: at(4, 3)},
+				{Ref: "e1", Title: "Orbit is moving to use Bazel as its build tool next month", MentionedAt: at(4, 3)},
 			},
 			verdict: gate.Partial, strategy: gate.SearchGraph, first: "e1", missing: "the current state (latest evidence)",
 		},

@@ -135,8 +135,9 @@ func hasName(text string, qterms map[string]bool) bool {
 				continue
 			}
 			r, _ := utf8.DecodeRuneInString(w)
-			if !unicode.IsUpper(r) || w == "I" || strings.HasPrefix(w, "I'") || strings.HasPrefix(w, "I’") {
-				continue
+			if !unicode.IsUpper(r) || w == "I" || strings.HasPrefix(w, "I'") || strings.HasPrefix(w, "I’") ||
+				calendarWords[strings.ToLower(w)] {
+				continue // "Sunday", "May": no name
 			}
 			known := false
 			for _, t := range bm25.AppendTerms(nil, w) {
