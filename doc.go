@@ -29,6 +29,11 @@
 //
 // # Concurrency
 //
-// A Memory is safe for concurrent use. Only one process may hold a file
-// open for writing; others may open it ReadOnly.
+// A Memory is safe for concurrent use. A file is open in one process at a
+// time: bbolt takes an flock on it, exclusive for a writable Open and
+// shared for a ReadOnly one, so while a writer holds the file every other
+// Open, ReadOnly included, waits up to Options.LockTimeout and returns
+// ErrLocked; while readers hold it a writable Open does the same. Several
+// processes may hold one file ReadOnly together. To read a store another
+// process is writing, ask that process, or read a CompactTo copy.
 package stratagate

@@ -58,8 +58,9 @@ type Use struct {
 	NodeIDs      []uint64
 }
 
-// ErrReceiptConflict is returned by RecordMemoryUse for a receipt already
-// recorded with different ids.
+// ErrReceiptConflict is returned by Append and RecordMemoryUse for a
+// receipt already recorded with different content (another turn; other
+// ids).
 var ErrReceiptConflict = errors.New("sg: receipt already recorded with different content")
 
 const (
@@ -72,7 +73,10 @@ const (
 // overlap with a time expression in the query, first/latest intent by
 // chronology, and the use weight as a prior. Candidates come only from
 // lexical or exact structured matches: no match, no result. Forgotten cards
-// are never returned. Each search is recorded as an Observation.
+// are never returned. Query.Thread keeps the cards of that thread (an
+// unknown thread is ErrNotFound); Query.From/To keep the cards whose
+// happened interval overlaps [From, To], or, for a card without one, whose
+// mention time lies in it. Each search is recorded as an Observation.
 func (m *Memory) SearchEvents(ctx context.Context, q Query) ([]EventHit, error) {
 	release, err := m.enter(ctx)
 	if err != nil {
@@ -94,6 +98,7 @@ func (m *Memory) SearchEvents(ctx context.Context, q Query) ([]EventHit, error) 
 		}
 		ranked, err := events.Search(tx, m.events, events.Query{
 			Text: q.Text, Terms: queryTerms(q.Text), Scopes: q.Scopes, Thread: q.Thread, Limit: q.Limit, Now: now,
+			From: q.From, To: q.To,
 		})
 		if err != nil {
 			return err

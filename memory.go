@@ -15,7 +15,8 @@ import (
 )
 
 // Memory is an open StrataGate file. It is safe for concurrent use by
-// multiple goroutines; only one process may open a file for writing.
+// multiple goroutines. A process holding a file writable excludes every
+// other process, ReadOnly ones included (see the package documentation).
 type Memory struct {
 	db     *kv.DB
 	opts   Options
