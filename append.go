@@ -21,10 +21,10 @@ type appendReq struct {
 	turn    Turn
 	msgs    []Message
 	stamped []bool     // msgs[i].At was stamped with the clock (the caller gave none)
-	terms [][]string // raw-index terms per message, computed by the caller's goroutine
-	res   TurnRef
-	err   error
-	done  chan struct{}
+	terms   [][]string // raw-index terms per message, computed by the caller's goroutine
+	res     TurnRef
+	err     error
+	done    chan struct{}
 }
 
 // Append stores one completed turn and returns once it is durable (fsynced

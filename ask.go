@@ -38,8 +38,10 @@ type Answer struct {
 	Missing  string
 	Evidence []Evidence
 	Trace    []Step
-	// AssessmentID is the id of the sufficient assessment (empty if none);
-	// the answer's use was recorded under it.
+	// AssessmentID is the id of the sufficient assessment (empty if none),
+	// unique in the file across processes and restarts. On a writable
+	// Memory the assessment is recorded in the file and the answer's use
+	// was recorded under it, with receipt "ask:<AssessmentID>".
 	AssessmentID string
 }
 
@@ -95,7 +97,13 @@ func (m *Memory) Ask(ctx context.Context, question string, opts AskOptions) (Ans
 	if err := m.weighTerms(ctx, gq); err != nil {
 		return Answer{}, err
 	}
-	res, err := gate.RunQuestion(ctx, gq, r, gate.HeuristicAssessor{}, gate.HeuristicAnswerer{}, gate.Budget{Rounds: opts.MaxRounds})
+	// A session from NewSession has ids unique in the file across
+	// processes, so the receipt "ask:<assessment id>" never collides.
+	sess, err := m.NewSession(ctx, gq, gate.Budget{Rounds: opts.MaxRounds})
+	if err != nil {
+		return Answer{}, err
+	}
+	res, err := gate.RunSession(ctx, sess, r, gate.HeuristicAssessor{}, gate.HeuristicAnswerer{})
 	if err != nil {
 		return Answer{}, err
 	}
@@ -117,14 +125,60 @@ func (m *Memory) Ask(ctx context.Context, question string, opts AskOptions) (Ans
 			use.NodeIDs = append(use.NodeIDs, it.NodeID)
 		}
 	}
-	if res.Verdict == gate.Sufficient && !m.opts.ReadOnly && (len(use.EventIDs) > 0 || len(use.NodeIDs) > 0) {
-		use.AssessmentID = res.SufficientAssessmentID
-		use.ReceiptID = "ask:" + res.SufficientAssessmentID
-		if err := m.RecordMemoryUse(ctx, use); err != nil {
+	if res.Verdict == gate.Sufficient && !m.opts.ReadOnly {
+		if err := m.recordAsk(ctx, sess, res.SufficientAssessmentID, use); err != nil {
 			return ans, fmt.Errorf("recording use: %w", err)
 		}
 	}
 	return ans, nil
+}
+
+// recordAsk stores Ask's sufficient assessment (so that the use is backed
+// by it) and records the use of the events and nodes it cites that the
+// answer's evidence holds, under receipt "ask:<assessment id>", in one
+// transaction.
+func (m *Memory) recordAsk(ctx context.Context, sess *gate.Session, id string, inAnswer Use) error {
+	var final *gate.Assessment
+	st := sess.State()
+	for i := range st.Assessments {
+		if st.Assessments[i].ID == id {
+			final = &st.Assessments[i]
+		}
+	}
+	if final == nil || final.Verdict != gate.Sufficient {
+		return fmt.Errorf("%w: %w: the session holds no sufficient assessment %q", ErrInvalidInput, ErrAssessment, id)
+	}
+	rec := newAssessmentRecord(nil, final)
+	if len(st.Steps) > 0 {
+		last := st.Steps[len(st.Steps)-1] // the sufficient batch ends the session
+		rec.Strategy, rec.Query = string(last.Strategy), last.Query
+	}
+	use := Use{AssessmentID: id, ReceiptID: "ask:" + id}
+	for _, e := range inAnswer.EventIDs {
+		if _, ok := slices.BinarySearch(rec.EventIDs, e); ok {
+			use.EventIDs = append(use.EventIDs, e)
+		}
+	}
+	for _, n := range inAnswer.NodeIDs {
+		if _, ok := slices.BinarySearch(rec.NodeIDs, n); ok {
+			use.NodeIDs = append(use.NodeIDs, n)
+		}
+	}
+	release, err := m.enter(ctx)
+	if err != nil {
+		return err
+	}
+	defer release()
+	now := m.opts.Clock()
+	return m.db.Update(func(tx *bolt.Tx) error {
+		if err := putAssessment(tx, &rec, now.UnixNano()); err != nil {
+			return err
+		}
+		if len(use.EventIDs) == 0 && len(use.NodeIDs) == 0 {
+			return nil // the answer rests on messages or blocks only
+		}
+		return recordUse(tx, &use, now)
+	})
 }
 
 // retriever executes the gate's steps against the Memory.

@@ -33,6 +33,10 @@ type Memory struct {
 		sync.RWMutex // write-held only by Close; read-held by every call
 		closed       bool
 	}
+	prefix struct {
+		sync.Mutex
+		s string // gate session-id prefix, drawn on first use (see NewSession)
+	}
 }
 
 // Open opens (creating if needed) the StrataGate file at path. A nil opts

@@ -140,9 +140,34 @@ func (v *verifier) blockEventsPass() error {
 
 // usePass checks that every weight record belongs to an existing event
 // named by some recorded use receipt: only RecordMemoryUse writes weights.
+// Recorded assessments decode, are sufficient and cite existing events; a
+// use receipt whose assessment is not recorded, or does not cite what it
+// adopted, is a warning (files written before assessments were recorded
+// hold such receipts legitimately).
 func (v *verifier) usePass() error {
+	assessed := map[string]*assessmentRecord{}
+	err := v.forEach(kv.BucketAssessments, "assessments", func(k, val []byte) error {
+		var r assessmentRecord
+		if _, err := kv.Decode(val, &r, assessmentVersion); err != nil {
+			v.fail("assessment.decode", 0, string(k), "assessment %q does not decode: %v", k, err)
+			return nil
+		}
+		if r.ID != string(k) || r.Verdict != "sufficient" {
+			v.fail("assessment.record", 0, string(k), "assessment stored under %q says id %q, verdict %q", k, r.ID, r.Verdict)
+		}
+		for _, id := range r.EventIDs {
+			if v.cards[id] == nil {
+				v.fail("assessment.event", id, string(k), "assessment %q cites event %d, which does not exist", k, id)
+			}
+		}
+		assessed[string(k)] = &r
+		return nil
+	})
+	if err != nil {
+		return err
+	}
 	used := map[uint64]bool{}
-	err := v.forEach(kv.BucketUseReceipts, "use.receipts", func(k, val []byte) error {
+	err = v.forEach(kv.BucketUseReceipts, "use.receipts", func(k, val []byte) error {
 		var r useReceipt
 		if _, err := kv.Decode(val, &r, useReceiptVersion); err != nil {
 			v.fail("use.receipt", 0, string(k), "use receipt %q does not decode: %v", k, err)
@@ -150,6 +175,11 @@ func (v *verifier) usePass() error {
 		}
 		for _, id := range append(r.EventIDs, r.Reinforced...) {
 			used[id] = true
+		}
+		if a := assessed[r.AssessmentID]; a == nil {
+			v.add("use.assessment", ViolationWarning, 0, string(k), "use receipt %q names assessment %q, which is not recorded", k, r.AssessmentID)
+		} else if err := checkBacked(a, r.EventIDs, r.NodeIDs); err != nil {
+			v.fail("use.assessment", 0, string(k), "use receipt %q: %v", k, err)
 		}
 		return nil
 	})
