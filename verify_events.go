@@ -2,6 +2,8 @@ package stratagate
 
 import (
 	"slices"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/stratagate/stratagate/events"
 	"github.com/stratagate/stratagate/kv"
@@ -24,6 +26,7 @@ func (v *verifier) eventsPass() error {
 		if c.ID != id {
 			v.fail("event.id", id, "", "event stored under %d says id %d", id, c.ID)
 		}
+		v.checkCardText(id, &c)
 		v.cards[id] = &c
 		return nil
 	})
@@ -81,6 +84,35 @@ func (v *verifier) eventsPass() error {
 		}
 	}
 	return nil
+}
+
+// checkCardText checks what extraction validated in a card's text: every
+// field valid UTF-8, title and summary non-empty and within their limits.
+func (v *verifier) checkCardText(id uint64, c *events.Card) {
+	fields := []struct {
+		name string
+		vals []string
+	}{
+		{"title", []string{c.Title}}, {"summary", []string{c.Summary}}, {"tag", c.Tags}, {"quote", c.Quotes},
+		{"participant", c.Participants}, {"entity", c.Entities}, {"time text", []string{c.Temporal.OriginalText}},
+		{"scope", []string{c.Scope}}, {"thread", []string{c.Thread}},
+	}
+	for _, f := range fields {
+		for _, s := range f.vals {
+			if !utf8.ValidString(s) {
+				v.fail("event.text", id, "", "event %d: %s %q is not valid UTF-8", id, f.name, clipText(s))
+			}
+		}
+	}
+	for _, f := range []struct {
+		name string
+		s    string
+		max  int
+	}{{"title", c.Title, events.MaxTitleRunes}, {"summary", c.Summary, events.MaxSummaryRunes}} {
+		if n := utf8.RuneCountInString(strings.TrimSpace(f.s)); n == 0 || n > f.max {
+			v.fail("event.text", id, "", "event %d: %s of %d runes, want 1–%d", id, f.name, n, f.max)
+		}
+	}
 }
 
 // blockEventsPass checks the extraction records: each lists existing cards
