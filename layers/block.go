@@ -54,21 +54,21 @@ type Block struct {
 	LastAt     time.Time `msgpack:"la"` // last message's time, in its original offset
 	// FirstOffset and LastOffset keep FirstAt's and LastAt's UTC offsets in
 	// seconds (msgpack stores times in UTC only).
-	FirstOffset int32     `msgpack:"fo"`
-	LastOffset  int32     `msgpack:"lo"`
-	Title       string    `msgpack:"ti,omitempty"`
-	Tags        []string  `msgpack:"tg,omitempty"`
-	Summary     string    `msgpack:"su,omitempty"`
-	Facts       []Fact    `msgpack:"f,omitempty"`
-	L3          string    `msgpack:"l3"`
-	L4          string    `msgpack:"l4"`
-	L5Hash      []byte    `msgpack:"h"` // SHA-256 over the messages' canonical encodings
+	FirstOffset int32    `msgpack:"fo"`
+	LastOffset  int32    `msgpack:"lo"`
+	Title       string   `msgpack:"ti,omitempty"`
+	Tags        []string `msgpack:"tg,omitempty"`
+	Summary     string   `msgpack:"su,omitempty"`
+	Facts       []Fact   `msgpack:"f,omitempty"`
+	L3          string   `msgpack:"l3"`
+	L4          string   `msgpack:"l4"`
+	L5Hash      []byte   `msgpack:"h"` // SHA-256 over the messages' canonical encodings
 	// DerivedHash is DerivedSum of L0–L2 as the derive job stored them, so
 	// that Verify catches a changed byte in a title, tag, summary or fact
 	// (they are model output: nothing else could recompute them). Absent
 	// on blocks derived by builds before it was kept; older builds ignore
 	// it (msgpack skips unknown fields), so the record version stays 1.
-	DerivedHash []byte `msgpack:"dh,omitempty"`
+	DerivedHash []byte    `msgpack:"dh,omitempty"`
 	CreatedAt   time.Time `msgpack:"c"`
 	ReadyAt     time.Time `msgpack:"r,omitempty"`
 	Err         string    `msgpack:"e,omitempty"` // why derivation failed
