@@ -56,7 +56,7 @@ func (m *Memory) Append(ctx context.Context, t Turn) (TurnRef, error) {
 	select {
 	case m.commits <- req:
 	case <-ctx.Done():
-		return TurnRef{}, ctx.Err()
+		return TurnRef{}, classify(ctx.Err())
 	}
 	// Once queued the turn is committed whatever ctx does: waiting keeps
 	// the answer truthful (a receipt makes a retry safe either way).
@@ -71,6 +71,9 @@ func (m *Memory) Append(ctx context.Context, t Turn) (TurnRef, error) {
 }
 
 func invalid(specific error, format string, a ...any) error {
+	if specific == ErrInvalidInput {
+		return fmt.Errorf("%w: %s", ErrInvalidInput, fmt.Sprintf(format, a...))
+	}
 	return fmt.Errorf("%w: %w: %s", ErrInvalidInput, specific, fmt.Sprintf(format, a...))
 }
 

@@ -105,7 +105,7 @@ func (m *Memory) Ask(ctx context.Context, question string, opts AskOptions) (Ans
 	}
 	res, err := gate.RunSession(ctx, sess, r, gate.HeuristicAssessor{}, gate.HeuristicAnswerer{})
 	if err != nil {
-		return Answer{}, err
+		return Answer{}, classify(err)
 	}
 	ans := Answer{Text: res.Text, Verdict: string(res.Verdict), Missing: res.Missing, AssessmentID: res.SufficientAssessmentID}
 	for _, st := range res.Trace {

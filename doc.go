@@ -25,7 +25,11 @@
 //   - A ReceiptID makes Append idempotent.
 //   - L0–L4 never modify L5; a block's L5Hash binds its messages.
 //   - Bad input returns an error wrapping ErrInvalidInput or ErrScope and
-//     writes nothing.
+//     writes nothing; a disk or file-system failure wraps ErrIO (and the
+//     OS error), a cancelled context ErrCanceled (and the context's).
+//   - Ask's assessment ids and use receipts are unique in the file across
+//     processes and restarts; RecordMemoryUse adopts only what a recorded
+//     sufficient assessment cites.
 //
 // # Concurrency
 //

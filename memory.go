@@ -49,7 +49,7 @@ func Open(path string, opts *Options) (*Memory, error) {
 	}
 	db, err := kv.Open(path, kv.Options{ReadOnly: o.ReadOnly, NoSync: o.NoSync, LockTimeout: o.LockTimeout, Now: o.Clock})
 	if err != nil {
-		return nil, err
+		return nil, classify(err)
 	}
 	m := &Memory{db: db, opts: o, raw: newRawIndex(), events: events.NewIndex(), graph: graph.NewIndex()}
 	if o.ReadOnly {
@@ -57,7 +57,7 @@ func Open(path string, opts *Options) (*Memory, error) {
 	}
 	if err := m.ensureIndexes(); err != nil {
 		_ = db.Close()
-		return nil, err
+		return nil, classify(err)
 	}
 	m.runner = wal.NewRunner(db, wal.RunnerOptions{
 		MaxAttempts: o.JobAttempts, Backoff: o.JobBackoff, Logger: o.Logger, Now: o.Clock,
@@ -67,7 +67,7 @@ func Open(path string, opts *Options) (*Memory, error) {
 	m.runner.Handle(wal.KindProject, graph.ProjectHandler(db, o.Model, m.graph, o.Logger, o.Clock))
 	if err := m.runner.Start(); err != nil {
 		_ = db.Close()
-		return nil, err
+		return nil, classify(err)
 	}
 	m.startObserver()
 	m.commits = make(chan *appendReq, 64)
@@ -95,14 +95,14 @@ func (m *Memory) Close() error {
 		m.runner.Stop()
 	}
 	m.stopObserver()
-	return m.db.Close()
+	return classify(m.db.Close())
 }
 
 // enter read-locks m for one call; the caller must call the returned
 // release. It fails with ErrClosed after Close.
 func (m *Memory) enter(ctx context.Context) (release func(), err error) {
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, classify(err)
 	}
 	m.mu.RLock()
 	if m.mu.closed {
@@ -131,7 +131,7 @@ func (m *Memory) WaitIdle(ctx context.Context) error {
 	if errors.Is(err, wal.ErrStopped) {
 		return ErrClosed
 	}
-	return err
+	return classify(err)
 }
 
 // Path returns the file's path.
