@@ -135,10 +135,18 @@ func TestRecordMemoryUseNeedsASufficientAssessment(t *testing.T) {
 // askQuestion is answerable from the sample conversation.
 const askQuestion = "When did Mia pick up her parrot Kiwi?"
 
-const askEnvPath = "STRATAGATE_ASK_CHILD_PATH"
+// askQuestions are answerable from the sample conversation: the third
+// process asks the first one's question again.
+var askQuestions = []string{askQuestion, "When did Mia set up Postgres in Docker Compose?", askQuestion}
 
-// TestAskChild asks askQuestion on the file named by the environment and
-// prints the assessment id; it does nothing in a normal run.
+const (
+	askEnvPath     = "STRATAGATE_ASK_CHILD_PATH"
+	askEnvQuestion = "STRATAGATE_ASK_CHILD_QUESTION"
+)
+
+// TestAskChild asks the question named by the environment of the file
+// named there and prints the assessment id; it does nothing in a normal
+// run.
 func TestAskChild(t *testing.T) {
 	path := os.Getenv(askEnvPath)
 	if path == "" {
@@ -147,15 +155,16 @@ func TestAskChild(t *testing.T) {
 	mem, err := stratagate.Open(path, nil)
 	require.NoError(t, err)
 	defer mem.Close()
-	a, err := mem.Ask(ctx, askQuestion, stratagate.AskOptions{Scopes: atlasScopes})
+	a, err := mem.Ask(ctx, os.Getenv(askEnvQuestion), stratagate.AskOptions{Scopes: atlasScopes})
 	require.NoError(t, err)
 	require.Equal(t, "sufficient", a.Verdict)
 	fmt.Printf("assessment %s\n", a.AssessmentID)
 }
 
-// TestAskAcrossProcesses: three fresh processes ask the same question of
-// one file. Every Ask succeeds (no ErrReceiptConflict from a reused
-// assessment id) and three uses are recorded, under three assessments.
+// TestAskAcrossProcesses: three fresh processes ask questions of one file,
+// the third the first one's again. Every Ask succeeds (a reused assessment
+// id made the second one ErrReceiptConflict) and three uses are recorded
+// under three assessments (the third question recorded none).
 func TestAskAcrossProcesses(t *testing.T) {
 	if os.Getenv(askEnvPath) != "" {
 		t.Skip("inside the child")
@@ -166,9 +175,9 @@ func TestAskAcrossProcesses(t *testing.T) {
 	require.NoError(t, mem.Close())
 
 	seen := map[string]bool{}
-	for range 3 {
+	for _, question := range askQuestions {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestAskChild$", "-test.count=1")
-		cmd.Env = append(os.Environ(), askEnvPath+"="+path)
+		cmd.Env = append(os.Environ(), askEnvPath+"="+path, askEnvQuestion+"="+question)
 		out, err := cmd.CombinedOutput()
 		require.NoError(t, err, "%s", out)
 		sc := bufio.NewScanner(bytes.NewReader(out))
