@@ -133,54 +133,6 @@ func (m *Memory) Ask(ctx context.Context, question string, opts AskOptions) (Ans
 	return ans, nil
 }
 
-// recordAsk stores Ask's sufficient assessment (so that the use is backed
-// by it) and records the use of the events and nodes it cites that the
-// answer's evidence holds, under receipt "ask:<assessment id>", in one
-// transaction.
-func (m *Memory) recordAsk(ctx context.Context, sess *gate.Session, id string, inAnswer Use) error {
-	var final *gate.Assessment
-	st := sess.State()
-	for i := range st.Assessments {
-		if st.Assessments[i].ID == id {
-			final = &st.Assessments[i]
-		}
-	}
-	if final == nil || final.Verdict != gate.Sufficient {
-		return fmt.Errorf("%w: %w: the session holds no sufficient assessment %q", ErrInvalidInput, ErrAssessment, id)
-	}
-	rec := newAssessmentRecord(nil, final)
-	if len(st.Steps) > 0 {
-		last := st.Steps[len(st.Steps)-1] // the sufficient batch ends the session
-		rec.Strategy, rec.Query = string(last.Strategy), last.Query
-	}
-	use := Use{AssessmentID: id, ReceiptID: "ask:" + id}
-	for _, e := range inAnswer.EventIDs {
-		if _, ok := slices.BinarySearch(rec.EventIDs, e); ok {
-			use.EventIDs = append(use.EventIDs, e)
-		}
-	}
-	for _, n := range inAnswer.NodeIDs {
-		if _, ok := slices.BinarySearch(rec.NodeIDs, n); ok {
-			use.NodeIDs = append(use.NodeIDs, n)
-		}
-	}
-	release, err := m.enter(ctx)
-	if err != nil {
-		return err
-	}
-	defer release()
-	now := m.opts.Clock()
-	return m.db.Update(func(tx *bolt.Tx) error {
-		if err := putAssessment(tx, &rec, now.UnixNano()); err != nil {
-			return err
-		}
-		if len(use.EventIDs) == 0 && len(use.NodeIDs) == 0 {
-			return nil // the answer rests on messages or blocks only
-		}
-		return recordUse(tx, &use, now)
-	})
-}
-
 // retriever executes the gate's steps against the Memory.
 type retriever struct {
 	m      *Memory

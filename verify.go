@@ -111,7 +111,7 @@ func (m *Memory) Verify(ctx context.Context) (VerifyReport, error) {
 	// CheckIndexes takes m's lock itself, so it runs after verifyRecords
 	// released it (a nested read lock could deadlock against Close).
 	if err := m.CheckIndexes(ctx); err != nil {
-		if errors.Is(err, ErrClosed) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		if errors.Is(err, ErrClosed) || errors.Is(err, ErrCanceled) || errors.Is(err, ErrIO) {
 			return VerifyReport{}, err
 		}
 		rep.Violations = append(rep.Violations, indexViolation(err))
