@@ -18,12 +18,13 @@ const receiptVersion byte = 1
 const maxGroup = 128
 
 type appendReq struct {
-	turn  Turn
-	msgs  []Message
-	terms [][]string // raw-index terms per message, computed by the caller's goroutine
-	res   TurnRef
-	err   error
-	done  chan struct{}
+	turn    Turn
+	msgs    []Message
+	stamped []bool     // msgs[i].At was stamped with the clock (the caller gave none)
+	terms   [][]string // raw-index terms per message, computed by the caller's goroutine
+	res     TurnRef
+	err     error
+	done    chan struct{}
 }
 
 // Append stores one completed turn and returns once it is durable (fsynced
@@ -44,18 +45,18 @@ func (m *Memory) Append(ctx context.Context, t Turn) (TurnRef, error) {
 	if m.opts.ReadOnly {
 		return TurnRef{}, ErrReadOnly
 	}
-	msgs, err := m.checkTurn(&t)
+	msgs, stamped, err := m.checkTurn(&t)
 	if err != nil {
 		return TurnRef{}, err
 	}
-	req := &appendReq{turn: t, msgs: msgs, terms: make([][]string, len(msgs)), done: make(chan struct{})}
+	req := &appendReq{turn: t, msgs: msgs, stamped: stamped, terms: make([][]string, len(msgs)), done: make(chan struct{})}
 	for i := range msgs {
 		req.terms[i] = messageTerms(&msgs[i])
 	}
 	select {
 	case m.commits <- req:
 	case <-ctx.Done():
-		return TurnRef{}, ctx.Err()
+		return TurnRef{}, classify(ctx.Err())
 	}
 	// Once queued the turn is committed whatever ctx does: waiting keeps
 	// the answer truthful (a receipt makes a retry safe either way).
@@ -70,6 +71,9 @@ func (m *Memory) Append(ctx context.Context, t Turn) (TurnRef, error) {
 }
 
 func invalid(specific error, format string, a ...any) error {
+	if specific == ErrInvalidInput {
+		return fmt.Errorf("%w: %s", ErrInvalidInput, fmt.Sprintf(format, a...))
+	}
 	return fmt.Errorf("%w: %w: %s", ErrInvalidInput, specific, fmt.Sprintf(format, a...))
 }
 
@@ -84,59 +88,63 @@ func checkName(field, s string, required bool) error {
 	case strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f }):
 		return invalid(ErrInvalidInput, "%s contains a control character", field)
 	}
+	if why := layers.NameProblem(s); why != "" {
+		return invalid(ErrInvalidInput, "%s %q %s", field, s, why)
+	}
 	return nil
 }
 
 // checkTurn validates t and returns a private copy of its messages with
-// times stamped, so that the caller's slice is never mutated.
-func (m *Memory) checkTurn(t *Turn) ([]Message, error) {
+// times stamped, so that the caller's slice is never mutated, and which of
+// them were stamped.
+func (m *Memory) checkTurn(t *Turn) ([]Message, []bool, error) {
 	if err := checkName("thread", t.Thread, true); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if t.Scope == "" {
 		t.Scope = layers.ScopeGlobal
 	}
 	if err := layers.ValidateScope(t.Scope); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := checkName("receipt id", t.ReceiptID, false); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(t.Messages) == 0 {
-		return nil, invalid(ErrEmpty, "turn has no messages")
+		return nil, nil, invalid(ErrEmpty, "turn has no messages")
 	}
 	if len(t.Messages) > m.opts.MaxTurnMessages {
-		return nil, invalid(ErrTooLarge, "turn has %d messages, limit %d", len(t.Messages), m.opts.MaxTurnMessages)
+		return nil, nil, invalid(ErrTooLarge, "turn has %d messages, limit %d", len(t.Messages), m.opts.MaxTurnMessages)
 	}
 	now := m.opts.Clock()
 	msgs := make([]Message, len(t.Messages))
+	stamped := make([]bool, len(t.Messages))
 	for i, in := range t.Messages {
 		switch {
 		case !layers.ValidRole(in.Role):
-			return nil, invalid(ErrUnknownRole, "message %d: role %q (want user, assistant, tool or system)", i, in.Role)
+			return nil, nil, invalid(ErrUnknownRole, "message %d: role %q (want user, assistant, tool or system)", i, in.Role)
 		case len(in.Content) > m.opts.MaxMessageBytes:
-			return nil, invalid(ErrTooLarge, "message %d: content is %d bytes, limit %d", i, len(in.Content), m.opts.MaxMessageBytes)
+			return nil, nil, invalid(ErrTooLarge, "message %d: content is %d bytes, limit %d", i, len(in.Content), m.opts.MaxMessageBytes)
 		case !utf8.ValidString(in.Content):
-			return nil, invalid(ErrInvalidUTF8, "message %d: content", i)
+			return nil, nil, invalid(ErrInvalidUTF8, "message %d: content", i)
 		case strings.TrimSpace(in.Content) == "":
-			return nil, invalid(ErrEmpty, "message %d: content is empty", i)
+			return nil, nil, invalid(ErrEmpty, "message %d: content is empty", i)
 		}
 		for _, f := range [...]struct{ name, v string }{{"speaker", in.Speaker}, {"tool name", in.ToolName}, {"tool call id", in.ToolCallID}} {
 			if err := checkName(fmt.Sprintf("message %d: %s", i, f.name), f.v, false); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
 		msgs[i] = Message{Role: in.Role, Speaker: in.Speaker, Content: in.Content, ToolName: in.ToolName, ToolCallID: in.ToolCallID, At: in.At}
 		if msgs[i].At.IsZero() {
-			msgs[i].At = now
+			msgs[i].At, stamped[i] = now, true
 		}
 		msgs[i].At = msgs[i].At.Round(0) // strip the monotonic reading
-		if y := msgs[i].At.Year(); y < layers.MinYear || y > layers.MaxYear {
-			// Times are stored as int64 nanoseconds since 1970.
-			return nil, invalid(ErrInvalidInput, "message %d: time %v outside %d–%d", i, msgs[i].At, layers.MinYear, layers.MaxYear)
+		if err := layers.CheckTime(msgs[i].At); err != nil {
+			return nil, nil, invalid(err, "message %d", i)
 		}
 	}
-	return msgs, nil
+	return msgs, stamped, nil
 }
 
 // commitLoop is the group committer: it takes the first waiting Append,
@@ -190,6 +198,10 @@ func (m *Memory) appendTx(tx *bolt.Tx, r *appendReq) error {
 			if _, err := kv.Decode(v, &r.res, receiptVersion); err != nil {
 				return fmt.Errorf("receipt %q: %w", r.turn.ReceiptID, err)
 			}
+			if err := sameTurn(tx, r); err != nil {
+				r.res = TurnRef{}
+				return err
+			}
 			r.res.Duplicate = true
 			return nil
 		}
@@ -213,6 +225,52 @@ func (m *Memory) appendTx(tx *bolt.Tx, r *appendReq) error {
 			return err
 		}
 		return rb.Put([]byte(r.turn.ReceiptID), v)
+	}
+	return nil
+}
+
+// sameTurn checks that the turn of a stored receipt (r.res) is the one r
+// carries: same thread, scope and messages (role, speaker, content, tool
+// fields, and the time where the caller gave one; a time stamped by the
+// clock differs on every retry). A receipt reused for another turn is
+// ErrReceiptConflict: answering Duplicate would drop the new turn silently.
+func sameTurn(tx *bolt.Tx, r *appendReq) error {
+	conflict := func(format string, a ...any) error {
+		return fmt.Errorf("%w: receipt %q: %s", ErrReceiptConflict, r.turn.ReceiptID, fmt.Sprintf(format, a...))
+	}
+	if r.res.Thread != r.turn.Thread {
+		return conflict("stored for thread %q, not %q", r.res.Thread, r.turn.Thread)
+	}
+	th, ok, err := layers.GetThread(tx, r.res.Thread)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return fmt.Errorf("receipt %q: %w: its thread %q is not stored", r.turn.ReceiptID, ErrCorrupt, r.res.Thread)
+	}
+	if th.Scope != r.turn.Scope {
+		return conflict("stored in scope %q, not %q", th.Scope, r.turn.Scope)
+	}
+	if len(r.res.MessageIDs) != len(r.msgs) {
+		return conflict("stored with %d messages, not %d", len(r.res.MessageIDs), len(r.msgs))
+	}
+	for i, id := range r.res.MessageIDs {
+		old, err := layers.GetMessage(tx, id)
+		if err != nil {
+			return fmt.Errorf("receipt %q: %w", r.turn.ReceiptID, err)
+		}
+		in := &r.msgs[i]
+		if old.Role != in.Role || old.Speaker != in.Speaker || old.Content != in.Content ||
+			old.ToolName != in.ToolName || old.ToolCallID != in.ToolCallID {
+			return conflict("message %d differs from the stored message %d", i, id)
+		}
+		if !r.stamped[i] {
+			_, o1 := old.At.Zone()
+			_, o2 := in.At.Zone()
+			if !old.At.Equal(in.At) || o1 != o2 {
+				return conflict("message %d: time %v differs from the stored %v", i, in.At, old.At)
+			}
+		}
 	}
 	return nil
 }

@@ -45,8 +45,10 @@ type Answer struct {
 	// use was recorded.
 	Evidence []Evidence
 	Trace    []Step
-	// AssessmentID is the id of the sufficient assessment (empty if none);
-	// the answer's use was recorded under it.
+	// AssessmentID is the id of the sufficient assessment (empty if none),
+	// unique in the file across processes and restarts. On a writable
+	// Memory the assessment is recorded in the file and the answer's use
+	// was recorded under it, with receipt "ask:<AssessmentID>".
 	AssessmentID string
 }
 
@@ -104,9 +106,15 @@ func (m *Memory) Ask(ctx context.Context, question string, opts AskOptions) (Ans
 	if err := m.weighTerms(ctx, gq); err != nil {
 		return Answer{}, err
 	}
-	res, err := gate.RunQuestion(ctx, gq, r, gate.HeuristicAssessor{}, gate.HeuristicAnswerer{}, gate.Budget{Rounds: opts.MaxRounds})
+	// A session from NewSession has ids unique in the file across
+	// processes, so the receipt "ask:<assessment id>" never collides.
+	sess, err := m.NewSession(ctx, gq, gate.Budget{Rounds: opts.MaxRounds})
 	if err != nil {
 		return Answer{}, err
+	}
+	res, err := gate.RunSession(ctx, sess, r, gate.HeuristicAssessor{}, gate.HeuristicAnswerer{})
+	if err != nil {
+		return Answer{}, classify(err)
 	}
 	ans := Answer{Text: res.Text, Verdict: string(res.Verdict), Missing: res.Missing, AssessmentID: res.SufficientAssessmentID}
 	for _, st := range res.Trace {
@@ -129,10 +137,8 @@ func (m *Memory) Ask(ctx context.Context, question string, opts AskOptions) (Ans
 			use.NodeIDs = append(use.NodeIDs, it.NodeID)
 		}
 	}
-	if res.Verdict == gate.Sufficient && !m.opts.ReadOnly && (len(use.EventIDs) > 0 || len(use.NodeIDs) > 0) {
-		use.AssessmentID = res.SufficientAssessmentID
-		use.ReceiptID = "ask:" + res.SufficientAssessmentID
-		if err := m.RecordMemoryUse(ctx, use); err != nil {
+	if res.Verdict == gate.Sufficient && !m.opts.ReadOnly {
+		if err := m.recordAsk(ctx, sess, res.SufficientAssessmentID, use); err != nil {
 			return ans, fmt.Errorf("recording use: %w", err)
 		}
 	}

@@ -28,5 +28,5 @@ func (m *Memory) CompactTo(ctx context.Context, path string) error {
 		return err
 	}
 	defer release()
-	return m.db.CompactTo(ctx, path)
+	return classify(m.db.CompactTo(ctx, path))
 }

@@ -25,10 +25,19 @@
 //   - A ReceiptID makes Append idempotent.
 //   - L0–L4 never modify L5; a block's L5Hash binds its messages.
 //   - Bad input returns an error wrapping ErrInvalidInput or ErrScope and
-//     writes nothing.
+//     writes nothing; a disk or file-system failure wraps ErrIO (and the
+//     OS error), a cancelled context ErrCanceled (and the context's).
+//   - Ask's assessment ids and use receipts are unique in the file across
+//     processes and restarts; RecordMemoryUse adopts only what a recorded
+//     sufficient assessment cites.
 //
 // # Concurrency
 //
-// A Memory is safe for concurrent use. Only one process may hold a file
-// open for writing; others may open it ReadOnly.
+// A Memory is safe for concurrent use. A file is open in one process at a
+// time: bbolt takes an flock on it, exclusive for a writable Open and
+// shared for a ReadOnly one, so while a writer holds the file every other
+// Open, ReadOnly included, waits up to Options.LockTimeout and returns
+// ErrLocked; while readers hold it a writable Open does the same. Several
+// processes may hold one file ReadOnly together. To read a store another
+// process is writing, ask that process, or read a CompactTo copy.
 package stratagate

@@ -8,7 +8,10 @@ import (
 )
 
 // Errors returned by Memory. Every error StrataGate returns wraps one of
-// these; test with errors.Is.
+// these (or ErrReceiptConflict, ErrAssessment, ErrExists,
+// ErrIndexMismatch); test with errors.Is. Operating-system failures wrap
+// ErrIO and the OS error, a context's end ErrCanceled and the context's
+// error.
 var (
 	// ErrClosed is returned by every method after Close.
 	ErrClosed = errors.New("sg: memory closed")
@@ -46,4 +49,18 @@ var (
 	ErrVersionMismatch = kv.ErrVersionMismatch
 	// ErrCorrupt marks a record or file that cannot be decoded.
 	ErrCorrupt = kv.ErrCorrupt
+	// ErrIO marks a failure of the operating system to read or write the
+	// file or a directory: disk full, read-only file system, permission
+	// denied, a missing directory, EIO. The OS error is wrapped too:
+	// errors.Is(err, syscall.ENOSPC) holds.
+	ErrIO = kv.ErrIO
+	// ErrCanceled marks a call whose context was cancelled or passed its
+	// deadline; errors.Is(err, context.Canceled) (or DeadlineExceeded)
+	// holds too.
+	ErrCanceled = kv.ErrCanceled
 )
+
+// classify gives an OS or context error its sentinel (ErrIO,
+// ErrCanceled), for the public entry points that touch files or contexts
+// outside a transaction (transactions classify their own errors).
+func classify(err error) error { return kv.Classify(err) }

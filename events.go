@@ -58,8 +58,9 @@ type Use struct {
 	NodeIDs      []uint64
 }
 
-// ErrReceiptConflict is returned by RecordMemoryUse for a receipt already
-// recorded with different ids.
+// ErrReceiptConflict is returned by Append and RecordMemoryUse for a
+// receipt already recorded with different content (another turn; other
+// ids).
 var ErrReceiptConflict = errors.New("sg: receipt already recorded with different content")
 
 const (
@@ -72,7 +73,10 @@ const (
 // overlap with a time expression in the query, first/latest intent by
 // chronology, and the use weight as a prior. Candidates come only from
 // lexical or exact structured matches: no match, no result. Forgotten cards
-// are never returned. Each search is recorded as an Observation.
+// are never returned. Query.Thread keeps the cards of that thread (an
+// unknown thread is ErrNotFound); Query.From/To keep the cards whose
+// happened interval overlaps [From, To], or, for a card without one, whose
+// mention time lies in it. Each search is recorded as an Observation.
 func (m *Memory) SearchEvents(ctx context.Context, q Query) ([]EventHit, error) {
 	release, err := m.enter(ctx)
 	if err != nil {
@@ -94,6 +98,7 @@ func (m *Memory) SearchEvents(ctx context.Context, q Query) ([]EventHit, error) 
 		}
 		ranked, err := events.Search(tx, m.events, events.Query{
 			Text: q.Text, Terms: queryTerms(q.Text), Scopes: q.Scopes, Thread: q.Thread, Limit: q.Limit, Now: now,
+			From: q.From, To: q.To,
 		})
 		if err != nil {
 			return err
@@ -232,9 +237,13 @@ type useReceipt struct {
 
 // RecordMemoryUse records that an answer used the given memories: each
 // event's adoption count grows and its decay clock restarts. It is the
-// only writer of weights and is idempotent by ReceiptID (the same receipt
-// with different ids is ErrReceiptConflict). Unknown ids are ErrNotFound
-// and nothing is written.
+// only writer of weights. Adoption is gated by a sufficient assessment:
+// AssessmentID must name one recorded in this file (by Ask, or by
+// RecordAssessment for an application that drives gate.Session itself),
+// and every event and node of the use must be cited by it; otherwise the
+// error wraps ErrInvalidInput and ErrAssessment. It is idempotent by
+// ReceiptID (the same receipt with different ids is ErrReceiptConflict).
+// Unknown ids are ErrNotFound. Whatever the error, nothing is written.
 func (m *Memory) RecordMemoryUse(ctx context.Context, u Use) error {
 	release, err := m.enter(ctx)
 	if err != nil {
@@ -247,57 +256,67 @@ func (m *Memory) RecordMemoryUse(ctx context.Context, u Use) error {
 	if err := checkName("receipt id", u.ReceiptID, true); err != nil {
 		return err
 	}
-	if err := checkName("assessment id", u.AssessmentID, false); err != nil {
+	if err := checkName("assessment id", u.AssessmentID, true); err != nil {
 		return err
 	}
 	if len(u.EventIDs) == 0 && len(u.NodeIDs) == 0 {
 		return invalid(ErrEmpty, "use names no event or node")
 	}
+	now := m.opts.Clock()
+	return m.db.Update(func(tx *bolt.Tx) error { return recordUse(tx, &u, now) })
+}
+
+// recordUse is RecordMemoryUse inside tx.
+func recordUse(tx *bolt.Tx, u *Use, now time.Time) error {
 	askedEvents := slices.Compact(slices.Sorted(slices.Values(u.EventIDs)))
 	nodes := slices.Compact(slices.Sorted(slices.Values(u.NodeIDs)))
-	now := m.opts.Clock()
-	return m.db.Update(func(tx *bolt.Tx) error {
-		rb := tx.Bucket(kv.BucketUseReceipts)
-		if v := rb.Get([]byte(u.ReceiptID)); v != nil {
-			var prev useReceipt
-			if _, err := kv.Decode(v, &prev, useReceiptVersion); err != nil {
-				return err
-			}
-			if prev.AssessmentID != u.AssessmentID || !slices.Equal(prev.EventIDs, askedEvents) || !slices.Equal(prev.NodeIDs, nodes) {
-				return fmt.Errorf("%w: %q", ErrReceiptConflict, u.ReceiptID)
-			}
-			return nil // already recorded
+	rb := tx.Bucket(kv.BucketUseReceipts)
+	if v := rb.Get([]byte(u.ReceiptID)); v != nil {
+		var prev useReceipt
+		if _, err := kv.Decode(v, &prev, useReceiptVersion); err != nil {
+			return err
 		}
-		evs := slices.Clone(askedEvents)
-		// Graph evidence reinforces the active events behind the node's
-		// current facts and edges.
-		for _, n := range nodes {
-			v, err := graph.Expand(tx, n, now, false)
-			if err != nil {
-				return err
-			}
-			for _, f := range v.Facts {
-				evs = append(evs, f.SourceEventIDs...)
-			}
-			for _, e := range v.Edges {
-				evs = append(evs, e.SourceEventIDs...)
-			}
+		if prev.AssessmentID != u.AssessmentID || !slices.Equal(prev.EventIDs, askedEvents) || !slices.Equal(prev.NodeIDs, nodes) {
+			return fmt.Errorf("%w: %q", ErrReceiptConflict, u.ReceiptID)
 		}
-		evs = slices.Compact(slices.Sorted(slices.Values(evs)))
-		for _, id := range evs {
-			if _, err := events.Get(tx, id); err != nil {
-				return err
-			}
-		}
-		for _, id := range evs {
-			if err := events.Adopt(tx, id, now); err != nil {
-				return err
-			}
-		}
-		v, err := kv.Encode(useReceiptVersion, &useReceipt{AssessmentID: u.AssessmentID, EventIDs: askedEvents, NodeIDs: nodes, Reinforced: evs, At: now.UnixNano()})
+		return nil // already recorded
+	}
+	rec, err := getAssessment(tx, u.AssessmentID)
+	if err != nil {
+		return err
+	}
+	if err := checkBacked(&rec, askedEvents, nodes); err != nil {
+		return err
+	}
+	evs := slices.Clone(askedEvents)
+	// Graph evidence reinforces the active events behind the node's
+	// current facts and edges.
+	for _, n := range nodes {
+		v, err := graph.Expand(tx, n, now, false)
 		if err != nil {
 			return err
 		}
-		return rb.Put([]byte(u.ReceiptID), v)
-	})
+		for _, f := range v.Facts {
+			evs = append(evs, f.SourceEventIDs...)
+		}
+		for _, e := range v.Edges {
+			evs = append(evs, e.SourceEventIDs...)
+		}
+	}
+	evs = slices.Compact(slices.Sorted(slices.Values(evs)))
+	for _, id := range evs {
+		if _, err := events.Get(tx, id); err != nil {
+			return err
+		}
+	}
+	for _, id := range evs {
+		if err := events.Adopt(tx, id, now); err != nil {
+			return err
+		}
+	}
+	v, err := kv.Encode(useReceiptVersion, &useReceipt{AssessmentID: u.AssessmentID, EventIDs: askedEvents, NodeIDs: nodes, Reinforced: evs, At: now.UnixNano()})
+	if err != nil {
+		return err
+	}
+	return rb.Put([]byte(u.ReceiptID), v)
 }

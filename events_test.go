@@ -218,7 +218,8 @@ func TestOnlyUseChangesWeights(t *testing.T) {
 	assert.Equal(t, weights, weights2, "1,000 searches change no weight")
 
 	target := ranks[0][len(ranks[0])-1].ID
-	require.NoError(t, mem.RecordMemoryUse(ctx, stratagate.Use{ReceiptID: "answer-1", AssessmentID: "a1", EventIDs: []uint64{target}}))
+	a1 := sufficientAssessment(t, mem, []uint64{target, ranks[1][0].ID}, nil)
+	require.NoError(t, mem.RecordMemoryUse(ctx, stratagate.Use{ReceiptID: "answer-1", AssessmentID: a1, EventIDs: []uint64{target}}))
 	_, weights3 := snapshot()
 	for id, w := range weights {
 		if id == target {
@@ -228,13 +229,13 @@ func TestOnlyUseChangesWeights(t *testing.T) {
 		}
 	}
 	// Idempotent by receipt; the same receipt with other ids is an error.
-	require.NoError(t, mem.RecordMemoryUse(ctx, stratagate.Use{ReceiptID: "answer-1", AssessmentID: "a1", EventIDs: []uint64{target}}))
+	require.NoError(t, mem.RecordMemoryUse(ctx, stratagate.Use{ReceiptID: "answer-1", AssessmentID: a1, EventIDs: []uint64{target}}))
 	_, weights4 := snapshot()
 	assert.Equal(t, weights3, weights4)
-	err := mem.RecordMemoryUse(ctx, stratagate.Use{ReceiptID: "answer-1", AssessmentID: "a1", EventIDs: []uint64{target, ranks[1][0].ID}})
+	err := mem.RecordMemoryUse(ctx, stratagate.Use{ReceiptID: "answer-1", AssessmentID: a1, EventIDs: []uint64{target, ranks[1][0].ID}})
 	assert.ErrorIs(t, err, stratagate.ErrReceiptConflict)
-	err = mem.RecordMemoryUse(ctx, stratagate.Use{ReceiptID: "answer-2", EventIDs: []uint64{target, 987654}})
-	assert.ErrorIs(t, err, stratagate.ErrNotFound)
+	err = mem.RecordMemoryUse(ctx, stratagate.Use{ReceiptID: "answer-2", AssessmentID: a1, EventIDs: []uint64{target, 987654}})
+	assert.ErrorIs(t, err, stratagate.ErrAssessment, "an id the assessment does not cite")
 	_, weights5 := snapshot()
 	assert.Equal(t, weights3, weights5, "a rejected use writes nothing")
 	assert.ErrorIs(t, mem.RecordMemoryUse(ctx, stratagate.Use{EventIDs: []uint64{target}}), stratagate.ErrEmpty)

@@ -2,12 +2,17 @@ package stratagate
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"slices"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/stratagate/stratagate/events"
 	"github.com/stratagate/stratagate/graph"
 	"github.com/stratagate/stratagate/index"
+	"github.com/stratagate/stratagate/layers"
 )
 
 // NodeHit is one SearchGraphNodes result: a compact view of a node.
@@ -38,8 +43,10 @@ const (
 // SearchGraphNodes ranks graph nodes by field-weighted BM25 (BM25F: name 6,
 // aliases 5, tags 5, kind 2, state 4, facts 4, relations 3) over their
 // current state. A node that matches only through relation text is
-// adjacency noise and is dropped. Each search is recorded as an
-// Observation.
+// adjacency noise and is dropped. Query.Thread keeps the nodes derived from
+// an event of that thread (an unknown thread is ErrNotFound); Query.From
+// and To are refused with ErrInvalidInput (a node has no single time: use
+// ExpandGraphNode's asOf). Each search is recorded as an Observation.
 func (m *Memory) SearchGraphNodes(ctx context.Context, q Query) ([]NodeHit, error) {
 	release, err := m.enter(ctx)
 	if err != nil {
@@ -49,11 +56,26 @@ func (m *Memory) SearchGraphNodes(ctx context.Context, q Query) ([]NodeHit, erro
 	if err := checkQuery(&q); err != nil {
 		return nil, err
 	}
+	if !q.From.IsZero() || !q.To.IsZero() {
+		return nil, invalid(ErrInvalidInput, "query From/To: SearchGraphNodes does not filter by time (use ExpandGraphNode's asOf)")
+	}
 	terms := queryTerms(q.Text)
 	var hits []NodeHit
 	err = m.db.View(func(tx *bolt.Tx) error {
-		// Ask for more than Limit: relation-only matches are dropped.
-		res, err := m.graph.Search(tx, index.Query{Terms: terms, Scopes: q.Scopes, K: 3 * q.Limit})
+		if q.Thread != "" {
+			if _, ok, err := layers.GetThread(tx, q.Thread); err != nil {
+				return err
+			} else if !ok {
+				return notFound("thread", fmt.Sprintf("%q", q.Thread))
+			}
+		}
+		// Ask for more than Limit: relation-only matches are dropped (and,
+		// with a thread, nodes of other threads).
+		k := 3 * q.Limit
+		if q.Thread != "" {
+			k = 10 * q.Limit
+		}
+		res, err := m.graph.Search(tx, index.Query{Terms: terms, Scopes: q.Scopes, K: k})
 		if err != nil {
 			return err
 		}
@@ -68,6 +90,15 @@ func (m *Memory) SearchGraphNodes(ctx context.Context, q Query) ([]NodeHit, erro
 			if err != nil {
 				return err
 			}
+			if q.Thread != "" {
+				in, err := nodeInThread(tx, &v, q.Thread)
+				if err != nil {
+					return err
+				}
+				if !in {
+					continue
+				}
+			}
 			hits = append(hits, NodeHit{ID: r.ID, Name: v.Node.Name, Kind: string(v.Node.Kind), Scope: v.Node.Scope,
 				Facts: graph.MatchedFacts(&v, terms, nodeHitFacts), Score: r.Score})
 		}
@@ -80,8 +111,33 @@ func (m *Memory) SearchGraphNodes(ctx context.Context, q Query) ([]NodeHit, erro
 	for i, h := range hits {
 		ids[i] = h.ID
 	}
-	m.observe(Observation{At: m.opts.Clock().UTC(), Channel: observationGraphTag, Text: q.Text, Scopes: q.Scopes, Returned: ids})
+	m.observe(Observation{At: m.opts.Clock().UTC(), Channel: observationGraphTag, Text: q.Text, Scopes: q.Scopes, Thread: q.Thread, Returned: ids})
 	return hits, nil
+}
+
+// nodeInThread reports whether node v was derived from an event of
+// thread: the node itself or one of the current facts and edges it shows.
+func nodeInThread(tx *bolt.Tx, v *graph.View, thread string) (bool, error) {
+	ids := slices.Clone(v.Node.SourceEventIDs)
+	for _, f := range v.Facts {
+		ids = append(ids, f.SourceEventIDs...)
+	}
+	for _, e := range v.Edges {
+		ids = append(ids, e.SourceEventIDs...)
+	}
+	for _, id := range slices.Compact(slices.Sorted(slices.Values(ids))) {
+		c, err := events.Get(tx, id)
+		if errors.Is(err, ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return false, err
+		}
+		if c.Thread == thread {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // ExpandGraphNode returns node id as of asOf (zero = now): the facts and

@@ -15,7 +15,8 @@ import (
 )
 
 // Memory is an open StrataGate file. It is safe for concurrent use by
-// multiple goroutines; only one process may open a file for writing.
+// multiple goroutines. A process holding a file writable excludes every
+// other process, ReadOnly ones included (see the package documentation).
 type Memory struct {
 	db     *kv.DB
 	opts   Options
@@ -32,6 +33,10 @@ type Memory struct {
 		sync.RWMutex // write-held only by Close; read-held by every call
 		closed       bool
 	}
+	prefix struct {
+		sync.Mutex
+		s string // gate session-id prefix, drawn on first use (see NewSession)
+	}
 }
 
 // Open opens (creating if needed) the StrataGate file at path. A nil opts
@@ -44,7 +49,7 @@ func Open(path string, opts *Options) (*Memory, error) {
 	}
 	db, err := kv.Open(path, kv.Options{ReadOnly: o.ReadOnly, NoSync: o.NoSync, LockTimeout: o.LockTimeout, Now: o.Clock})
 	if err != nil {
-		return nil, err
+		return nil, classify(err)
 	}
 	m := &Memory{db: db, opts: o, raw: newRawIndex(), events: events.NewIndex(), graph: graph.NewIndex()}
 	if o.ReadOnly {
@@ -52,7 +57,7 @@ func Open(path string, opts *Options) (*Memory, error) {
 	}
 	if err := m.ensureIndexes(); err != nil {
 		_ = db.Close()
-		return nil, err
+		return nil, classify(err)
 	}
 	m.runner = wal.NewRunner(db, wal.RunnerOptions{
 		MaxAttempts: o.JobAttempts, Backoff: o.JobBackoff, Logger: o.Logger, Now: o.Clock,
@@ -62,7 +67,7 @@ func Open(path string, opts *Options) (*Memory, error) {
 	m.runner.Handle(wal.KindProject, graph.ProjectHandler(db, o.Model, m.graph, o.Logger, o.Clock))
 	if err := m.runner.Start(); err != nil {
 		_ = db.Close()
-		return nil, err
+		return nil, classify(err)
 	}
 	m.startObserver()
 	m.commits = make(chan *appendReq, 64)
@@ -90,14 +95,14 @@ func (m *Memory) Close() error {
 		m.runner.Stop()
 	}
 	m.stopObserver()
-	return m.db.Close()
+	return classify(m.db.Close())
 }
 
 // enter read-locks m for one call; the caller must call the returned
 // release. It fails with ErrClosed after Close.
 func (m *Memory) enter(ctx context.Context) (release func(), err error) {
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, classify(err)
 	}
 	m.mu.RLock()
 	if m.mu.closed {
@@ -126,7 +131,7 @@ func (m *Memory) WaitIdle(ctx context.Context) error {
 	if errors.Is(err, wal.ErrStopped) {
 		return ErrClosed
 	}
-	return err
+	return classify(err)
 }
 
 // Path returns the file's path.

@@ -26,8 +26,10 @@ type Options struct {
 	// NoSync skips fsync on commit: faster, but a power loss (not a process
 	// crash) may lose acknowledged turns. Default false.
 	NoSync bool
-	// ReadOnly opens the file without taking the write lock; writes return
-	// ErrReadOnly and no jobs run. Default false.
+	// ReadOnly opens the file under a shared lock, which other ReadOnly
+	// Opens may share but a writer's exclusive lock excludes (either waits
+	// LockTimeout, then ErrLocked); writes return ErrReadOnly and no jobs
+	// run. Default false.
 	ReadOnly bool
 	// LockTimeout bounds the wait for another process's lock before Open
 	// returns ErrLocked. Default 2s; negative waits forever.

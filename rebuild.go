@@ -142,12 +142,12 @@ func (m *Memory) CheckIndexes(ctx context.Context) error {
 	defer release()
 	dir, err := os.MkdirTemp("", "stratagate-check-")
 	if err != nil {
-		return err
+		return classify(err)
 	}
 	defer os.RemoveAll(dir)
 	scratch, err := kv.Open(filepath.Join(dir, "check.sg"), kv.Options{NoSync: true})
 	if err != nil {
-		return err
+		return classify(err)
 	}
 	defer scratch.Close()
 	return m.db.View(func(tx *bolt.Tx) error {

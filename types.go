@@ -38,7 +38,10 @@ type Turn struct {
 	// naming another scope is ErrScope.
 	Scope string
 	// ReceiptID, when set, makes Append idempotent: a receipt already
-	// stored returns the first result and stores nothing.
+	// stored with the same turn (thread, scope and messages; times compared
+	// where the caller set them) returns the first result with Duplicate
+	// set and stores nothing; a receipt stored with another turn is
+	// ErrReceiptConflict.
 	ReceiptID string
 	Messages  []Message
 }

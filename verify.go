@@ -15,6 +15,7 @@ import (
 	"github.com/stratagate/stratagate/index"
 	"github.com/stratagate/stratagate/kv"
 	"github.com/stratagate/stratagate/layers"
+	"github.com/stratagate/stratagate/model"
 	"github.com/stratagate/stratagate/wal"
 )
 
@@ -79,11 +80,16 @@ func (v Violation) String() string {
 //     its L3 and L4 equal fresh renderings, its messages belong to its
 //     thread and to no other block, message_block agrees with its
 //     MessageIDs, its L2 facts cite only its messages, a ready block has a
-//     title and a pending block has a queued derive job;
+//     title, its L0–L2 pass the derive job's validation and equal their
+//     stored DerivedHash, and a pending block has a queued derive job;
 //   - thread_blocks entries point at existing blocks of that thread with the
 //     matching Seq; each thread's open tail messages exist, belong to it and
 //     are in no block; its Turns and Blocks counters agree with its records;
 //   - receipts point at existing messages of their turn;
+//   - every event card's text is valid UTF-8, its title and summary
+//     within their lengths; recorded assessments are sufficient and cite
+//     existing events, and use receipts name one that cites what they
+//     adopted (a warning for receipts older than recorded assessments);
 //   - every job decodes, jobs.queue holds exactly the pending and running
 //     jobs, and a derive job's block exists; a job left running is reported
 //     as a warning (the writer died or is mid-job; it resumes on the next
@@ -105,7 +111,7 @@ func (m *Memory) Verify(ctx context.Context) (VerifyReport, error) {
 	// CheckIndexes takes m's lock itself, so it runs after verifyRecords
 	// released it (a nested read lock could deadlock against Close).
 	if err := m.CheckIndexes(ctx); err != nil {
-		if errors.Is(err, ErrClosed) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		if errors.Is(err, ErrClosed) || errors.Is(err, ErrCanceled) || errors.Is(err, ErrIO) {
 			return VerifyReport{}, err
 		}
 		rep.Violations = append(rep.Violations, indexViolation(err))
@@ -215,7 +221,7 @@ var verifyPasses = []func(*verifier) error{
 var verifyBuckets = [][]byte{
 	kv.BucketThreads, kv.BucketMessages, kv.BucketThreadMsgs, kv.BucketBlocks, kv.BucketMessageBlock,
 	kv.BucketThreadBlocks, kv.BucketReceipts, kv.BucketJobs, kv.BucketJobQueue,
-	kv.BucketEvents, kv.BucketBlockEvents, kv.BucketUse, kv.BucketUseReceipts,
+	kv.BucketEvents, kv.BucketBlockEvents, kv.BucketUse, kv.BucketUseReceipts, kv.BucketAssessments,
 	kv.BucketGraphNodes, kv.BucketGraphFacts, kv.BucketGraphEdges, kv.BucketGraphNames, kv.BucketGraphLinks,
 }
 
@@ -446,6 +452,7 @@ func (v *verifier) checkBlock(id uint64, b *layers.Block) {
 		if strings.TrimSpace(b.Title) == "" {
 			v.fail("block.title", id, b.Thread, "block %d is ready but has no title (L0)", id)
 		}
+		v.checkDerived(id, b)
 	default:
 		v.fail("block.state", id, b.Thread, "block %d has unknown state %q", id, b.State)
 	}
@@ -507,6 +514,24 @@ func (v *verifier) checkBlock(id uint64, b *layers.Block) {
 	}
 	if fresh := layers.RenderL3(msgs); fresh != b.L3 {
 		v.fail("block.l3", id, b.Thread, "block %d: L3 differs from a fresh rendering of its messages %s", id, describeDiff(b.L3, fresh))
+	}
+}
+
+// checkDerived checks a ready block's L0–L2: they pass the derive job's
+// validation again (valid UTF-8, lengths, facts citing the block's
+// messages), and equal the hash stored with them, when there is one.
+func (v *verifier) checkDerived(id uint64, b *layers.Block) {
+	out := model.DeriveOutput{Title: b.Title, Tags: slices.Clone(b.Tags), Summary: b.Summary}
+	for _, f := range b.Facts {
+		out.Facts = append(out.Facts, model.DeriveFact{Text: f.Text, MessageIDs: f.MessageIDs})
+	}
+	if err := layers.ValidateDerived(&out, b.MessageIDs); err != nil {
+		v.fail("block.derived", id, b.Thread, "block %d: stored L0–L2 fail validation: %v", id, err)
+	}
+	if len(b.DerivedHash) > 0 {
+		if got := b.DerivedSum(); !bytes.Equal(got, b.DerivedHash) {
+			v.fail("block.derived_hash", id, b.Thread, "block %d: stored L0–L2 hash %x, recomputed %x: a title, tag, summary or fact changed", id, b.DerivedHash, got)
+		}
 	}
 }
 

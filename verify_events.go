@@ -2,6 +2,8 @@ package stratagate
 
 import (
 	"slices"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/stratagate/stratagate/events"
 	"github.com/stratagate/stratagate/kv"
@@ -24,6 +26,7 @@ func (v *verifier) eventsPass() error {
 		if c.ID != id {
 			v.fail("event.id", id, "", "event stored under %d says id %d", id, c.ID)
 		}
+		v.checkCardText(id, &c)
 		v.cards[id] = &c
 		return nil
 	})
@@ -83,6 +86,35 @@ func (v *verifier) eventsPass() error {
 	return nil
 }
 
+// checkCardText checks what extraction validated in a card's text: every
+// field valid UTF-8, title and summary non-empty and within their limits.
+func (v *verifier) checkCardText(id uint64, c *events.Card) {
+	fields := []struct {
+		name string
+		vals []string
+	}{
+		{"title", []string{c.Title}}, {"summary", []string{c.Summary}}, {"tag", c.Tags}, {"quote", c.Quotes},
+		{"participant", c.Participants}, {"entity", c.Entities}, {"time text", []string{c.Temporal.OriginalText}},
+		{"scope", []string{c.Scope}}, {"thread", []string{c.Thread}},
+	}
+	for _, f := range fields {
+		for _, s := range f.vals {
+			if !utf8.ValidString(s) {
+				v.fail("event.text", id, "", "event %d: %s %q is not valid UTF-8", id, f.name, clipText(s))
+			}
+		}
+	}
+	for _, f := range []struct {
+		name string
+		s    string
+		max  int
+	}{{"title", c.Title, events.MaxTitleRunes}, {"summary", c.Summary, events.MaxSummaryRunes}} {
+		if n := utf8.RuneCountInString(strings.TrimSpace(f.s)); n == 0 || n > f.max {
+			v.fail("event.text", id, "", "event %d: %s of %d runes, want 1–%d", id, f.name, n, f.max)
+		}
+	}
+}
+
 // blockEventsPass checks the extraction records: each lists existing cards
 // of that block, no card is listed twice (duplicated extraction), every
 // card is listed, and every ready block is extracted or has its extract
@@ -140,9 +172,34 @@ func (v *verifier) blockEventsPass() error {
 
 // usePass checks that every weight record belongs to an existing event
 // named by some recorded use receipt: only RecordMemoryUse writes weights.
+// Recorded assessments decode, are sufficient and cite existing events; a
+// use receipt whose assessment is not recorded, or does not cite what it
+// adopted, is a warning (files written before assessments were recorded
+// hold such receipts legitimately).
 func (v *verifier) usePass() error {
+	assessed := map[string]*assessmentRecord{}
+	err := v.forEach(kv.BucketAssessments, "assessments", func(k, val []byte) error {
+		var r assessmentRecord
+		if _, err := kv.Decode(val, &r, assessmentVersion); err != nil {
+			v.fail("assessment.decode", 0, string(k), "assessment %q does not decode: %v", k, err)
+			return nil
+		}
+		if r.ID != string(k) || r.Verdict != "sufficient" {
+			v.fail("assessment.record", 0, string(k), "assessment stored under %q says id %q, verdict %q", k, r.ID, r.Verdict)
+		}
+		for _, id := range r.EventIDs {
+			if v.cards[id] == nil {
+				v.fail("assessment.event", id, string(k), "assessment %q cites event %d, which does not exist", k, id)
+			}
+		}
+		assessed[string(k)] = &r
+		return nil
+	})
+	if err != nil {
+		return err
+	}
 	used := map[uint64]bool{}
-	err := v.forEach(kv.BucketUseReceipts, "use.receipts", func(k, val []byte) error {
+	err = v.forEach(kv.BucketUseReceipts, "use.receipts", func(k, val []byte) error {
 		var r useReceipt
 		if _, err := kv.Decode(val, &r, useReceiptVersion); err != nil {
 			v.fail("use.receipt", 0, string(k), "use receipt %q does not decode: %v", k, err)
@@ -150,6 +207,11 @@ func (v *verifier) usePass() error {
 		}
 		for _, id := range append(r.EventIDs, r.Reinforced...) {
 			used[id] = true
+		}
+		if a := assessed[r.AssessmentID]; a == nil {
+			v.add("use.assessment", ViolationWarning, 0, string(k), "use receipt %q names assessment %q, which is not recorded", k, r.AssessmentID)
+		} else if err := checkBacked(a, r.EventIDs, r.NodeIDs); err != nil {
+			v.fail("use.assessment", 0, string(k), "use receipt %q: %v", k, err)
 		}
 		return nil
 	})

@@ -27,6 +27,30 @@ type Query struct {
 	Thread string // optional
 	Limit  int
 	Now    time.Time // reference for time expressions in Text
+	// From and To, when set, keep only cards whose time lies in [From, To]
+	// (see InRange).
+	From, To time.Time
+}
+
+// InRange reports whether card c's time meets the bounds [from, to] (zero
+// = unbounded): its happened interval [HappenedStart, HappenedEnd) overlaps
+// them when it is known, else its mention time lies within them.
+func InRange(c *Card, from, to time.Time) bool {
+	if from.IsZero() && to.IsZero() {
+		return true
+	}
+	start, end := c.Temporal.HappenedStart, c.Temporal.HappenedEnd
+	if start.IsZero() {
+		start = c.Temporal.MentionedAt
+		if start.IsZero() {
+			return false // no time at all: a bounded search cannot place it
+		}
+		end = time.Time{}
+	}
+	if !end.After(start) {
+		end = start.Add(time.Nanosecond) // an instant
+	}
+	return (to.IsZero() || !start.After(to)) && (from.IsZero() || end.After(from))
 }
 
 // Search ranks the cards of ix for q: BM25F over the card fields fused by
@@ -46,12 +70,15 @@ func Search(tx *bolt.Tx, ix *index.Index, q Query) ([]bm25.Ranked, error) {
 		if q.Limit > 0 && len(out) == q.Limit {
 			break
 		}
-		if q.Thread != "" {
+		if q.Thread != "" || !q.From.IsZero() || !q.To.IsZero() {
 			c, err := Get(tx, r.ID)
 			if err != nil {
 				return nil, err
 			}
-			if c.Thread != q.Thread {
+			if q.Thread != "" && c.Thread != q.Thread {
+				continue
+			}
+			if !InRange(&c, q.From, q.To) {
 				continue
 			}
 		}

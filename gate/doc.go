@@ -14,7 +14,10 @@
 // Every retrieval step yields a Batch with its own id. Session ids come
 // from a process-wide counter and batch ids are "s<session>-b<k>" (k from
 // 1 within the session), so concurrent sessions never share a batch id
-// and one session's refs are never items of another's batch. Items are
+// and one session's refs are never items of another's batch. The counter
+// restarts with every process; NewSessionPrefix (and RunSession) put a
+// caller's prefix before it, for ids that must stay unique across
+// processes (stratagate's Memory.NewSession and Ask do). Items are
 // addressed by refs: "e<EventID>", "m<message id>", "n<NodeID>",
 // "b<BlockID>" (see ParseRef: letter e/m/n/b, then a decimal id without
 // sign or leading zero; "e0", "E1", "e01" are malformed).

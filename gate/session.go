@@ -185,13 +185,25 @@ func NewSession(question string, budget Budget) *Session {
 	return NewSessionQuestion(Analyze(question, time.Now()), budget)
 }
 
-// NewSessionQuestion starts a session for an analysed question.
+// NewSessionQuestion starts a session for an analysed question. Its id,
+// "s<n>", numbers sessions within this process only: another process
+// starts again from "s1". An application that stores assessment or batch
+// ids beyond the process uses NewSessionPrefix.
 func NewSessionQuestion(q *Question, budget Budget) *Session {
+	return NewSessionPrefix("", q, budget)
+}
+
+// NewSessionPrefix is NewSessionQuestion with the session id
+// "<prefix>s<n>": a prefix unique to the process (a number the caller
+// persisted, a random string) makes every batch and assessment id unique
+// across processes and restarts too. The prefix is used verbatim; keep it
+// short and printable.
+func NewSessionPrefix(prefix string, q *Question, budget Budget) *Session {
 	if q == nil {
 		q = Analyze("", time.Time{})
 	}
 	return &Session{
-		id:       "s" + strconv.FormatUint(sessionSeq.Add(1), 10),
+		id:       prefix + "s" + strconv.FormatUint(sessionSeq.Add(1), 10),
 		q:        q,
 		budget:   budget.normalised(),
 		seen:     map[string]int{},
@@ -665,8 +677,17 @@ func RunQuestion(ctx context.Context, q *Question, r Retriever, a Assessor, ans 
 	if r == nil || a == nil || ans == nil {
 		return Result{}, errors.New("gate: Run needs a Retriever, an Assessor and an Answerer")
 	}
-	s := NewSessionQuestion(q, budget)
-	q = s.q
+	return RunSession(ctx, NewSessionQuestion(q, budget), r, a, ans)
+}
+
+// RunSession is RunQuestion on a session the caller started (with
+// NewSessionPrefix, say) and has not stepped yet; afterwards the caller
+// can read the session's State, the accepted assessments included.
+func RunSession(ctx context.Context, s *Session, r Retriever, a Assessor, ans Answerer) (Result, error) {
+	if s == nil || r == nil || a == nil || ans == nil {
+		return Result{}, errors.New("gate: Run needs a Session, a Retriever, an Assessor and an Answerer")
+	}
+	q := s.q
 	for {
 		step, ok := s.Next()
 		if !ok {

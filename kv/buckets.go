@@ -14,6 +14,7 @@ var (
 	BucketEvents       = []byte("events")          // event id → events.Card
 	BucketBlockEvents  = []byte("block_events")    // block id → ids of the cards extracted from it (written once)
 	BucketUseReceipts  = []byte("use.receipts")    // receipt id → the Use it recorded
+	BucketAssessments  = []byte("assessments")     // assessment id → a sufficient gate assessment (what a Use may adopt)
 	BucketGraphNodes   = []byte("graph.nodes")     // node id → graph.Node
 	BucketGraphEdges   = []byte("graph.edges")     // edge id → graph.Edge
 	BucketGraphFacts   = []byte("graph.facts")     // fact id → graph.Fact
@@ -32,5 +33,5 @@ var AllBuckets = [][]byte{
 	BucketMeta, BucketThreads, BucketMessages, BucketMessageBlock, BucketReceipts,
 	BucketBlocks, BucketThreadBlocks, BucketThreadMsgs, BucketEvents, BucketBlockEvents, BucketUseReceipts, BucketGraphNodes,
 	BucketGraphEdges, BucketGraphFacts, BucketGraphNames, BucketGraphLinks, BucketGraphBatches, BucketJobs, BucketJobQueue, BucketUse,
-	BucketRetrievals, BucketImports,
+	BucketRetrievals, BucketImports, BucketAssessments,
 }

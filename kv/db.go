@@ -167,11 +167,12 @@ func (db *DB) Path() string { return db.path }
 func (db *DB) Bolt() *bolt.DB { return db.bolt }
 
 // Update runs fn in a read-write transaction, committing when fn returns
-// nil and rolling back otherwise.
-func (db *DB) Update(fn func(*bolt.Tx) error) error { return db.bolt.Update(fn) }
+// nil and rolling back otherwise. OS and context errors (of fn or of the
+// commit: a full disk) come back classified (see Classify).
+func (db *DB) Update(fn func(*bolt.Tx) error) error { return Classify(db.bolt.Update(fn)) }
 
-// View runs fn in a read-only transaction.
-func (db *DB) View(fn func(*bolt.Tx) error) error { return db.bolt.View(fn) }
+// View runs fn in a read-only transaction; errors as for Update.
+func (db *DB) View(fn func(*bolt.Tx) error) error { return Classify(db.bolt.View(fn)) }
 
 // Close closes the file; it is safe to call more than once.
 func (db *DB) Close() error {

@@ -3,6 +3,7 @@ package layers
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"time"
@@ -53,15 +54,21 @@ type Block struct {
 	LastAt     time.Time `msgpack:"la"` // last message's time, in its original offset
 	// FirstOffset and LastOffset keep FirstAt's and LastAt's UTC offsets in
 	// seconds (msgpack stores times in UTC only).
-	FirstOffset int32     `msgpack:"fo"`
-	LastOffset  int32     `msgpack:"lo"`
-	Title       string    `msgpack:"ti,omitempty"`
-	Tags        []string  `msgpack:"tg,omitempty"`
-	Summary     string    `msgpack:"su,omitempty"`
-	Facts       []Fact    `msgpack:"f,omitempty"`
-	L3          string    `msgpack:"l3"`
-	L4          string    `msgpack:"l4"`
-	L5Hash      []byte    `msgpack:"h"` // SHA-256 over the messages' canonical encodings
+	FirstOffset int32    `msgpack:"fo"`
+	LastOffset  int32    `msgpack:"lo"`
+	Title       string   `msgpack:"ti,omitempty"`
+	Tags        []string `msgpack:"tg,omitempty"`
+	Summary     string   `msgpack:"su,omitempty"`
+	Facts       []Fact   `msgpack:"f,omitempty"`
+	L3          string   `msgpack:"l3"`
+	L4          string   `msgpack:"l4"`
+	L5Hash      []byte   `msgpack:"h"` // SHA-256 over the messages' canonical encodings
+	// DerivedHash is DerivedSum of L0–L2 as the derive job stored them, so
+	// that Verify catches a changed byte in a title, tag, summary or fact
+	// (they are model output: nothing else could recompute them). Absent
+	// on blocks derived by builds before it was kept; older builds ignore
+	// it (msgpack skips unknown fields), so the record version stays 1.
+	DerivedHash []byte    `msgpack:"dh,omitempty"`
 	CreatedAt   time.Time `msgpack:"c"`
 	ReadyAt     time.Time `msgpack:"r,omitempty"`
 	Err         string    `msgpack:"e,omitempty"` // why derivation failed
@@ -167,6 +174,37 @@ func L5Hash(msgs []Message) []byte {
 	for i := range msgs {
 		s := msgs[i].Hash()
 		h.Write(s[:])
+	}
+	return h.Sum(nil)
+}
+
+// DerivedSum returns the SHA-256 over b's model-derived levels: title,
+// tags, summary and each fact's text and cited message ids, every string
+// and list length-prefixed (uint64 BE), in order.
+func (b *Block) DerivedSum() []byte {
+	h := sha256.New()
+	var n [8]byte
+	num := func(v uint64) {
+		binary.BigEndian.PutUint64(n[:], v)
+		h.Write(n[:])
+	}
+	str := func(s string) {
+		num(uint64(len(s)))
+		h.Write([]byte(s))
+	}
+	str(b.Title)
+	num(uint64(len(b.Tags)))
+	for _, t := range b.Tags {
+		str(t)
+	}
+	str(b.Summary)
+	num(uint64(len(b.Facts)))
+	for _, f := range b.Facts {
+		str(f.Text)
+		num(uint64(len(f.MessageIDs)))
+		for _, id := range f.MessageIDs {
+			num(id)
+		}
 	}
 	return h.Sum(nil)
 }

@@ -96,6 +96,7 @@ func DeriveHandler(db *kv.DB, m model.Model, now func() time.Time) wal.Handler {
 				for i, f := range out.Facts {
 					cur.Facts[i] = Fact{Text: f.Text, MessageIDs: f.MessageIDs}
 				}
+				cur.DerivedHash = cur.DerivedSum()
 				cur.State, cur.ReadyAt, cur.Err = StateReady, now().UTC(), ""
 				if err := putBlock(tx, &cur); err != nil {
 					return err

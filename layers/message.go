@@ -49,8 +49,29 @@ const (
 	MaxYear = 2261
 )
 
-// ErrTimeRange is returned for a message time outside MinYear–MaxYear.
+// MaxOffset bounds a time's UTC offset, in seconds either side of UTC.
+// Real zones lie within −12:00…+14:00; ±18:00 is the range ISO 8601 and
+// most time libraries accept. Beyond it an offset is a bug, and the stored
+// offset (int32 seconds) could not hold every value time.Time can.
+const MaxOffset = 18 * 3600
+
+// ErrTimeRange is returned for a message time outside MinYear–MaxYear (as
+// a UTC year) or with a UTC offset beyond ±MaxOffset.
 var ErrTimeRange = errors.New("sg: time out of range")
+
+// CheckTime reports whether t can be stored as a message time: its UTC
+// year within MinYear–MaxYear (the local year would let an absurd offset
+// carry an instant past the int64 nanosecond range) and its offset within
+// ±MaxOffset. The error wraps ErrTimeRange.
+func CheckTime(t time.Time) error {
+	if _, off := t.Zone(); off < -MaxOffset || off > MaxOffset {
+		return fmt.Errorf("%w: %v: UTC offset %+ds beyond ±%dh", ErrTimeRange, t, off, MaxOffset/3600)
+	}
+	if y := t.UTC().Year(); y < MinYear || y > MaxYear {
+		return fmt.Errorf("%w: %v: UTC year %d outside %d–%d", ErrTimeRange, t, y, MinYear, MaxYear)
+	}
+	return nil
+}
 
 // messageRecord is Message as stored: the instant in UTC nanoseconds plus
 // the original offset, because msgpack's time encoding drops the offset and
@@ -107,8 +128,8 @@ func PutMessage(tx *bolt.Tx, m *Message) error {
 	if b.Get(k) != nil {
 		return fmt.Errorf("layers: message %d: %w: already stored", m.ID, kv.ErrCorrupt)
 	}
-	if y := m.At.Year(); y < MinYear || y > MaxYear {
-		return fmt.Errorf("layers: message %d: %w: %v", m.ID, ErrTimeRange, m.At)
+	if err := CheckTime(m.At); err != nil {
+		return fmt.Errorf("layers: message %d: %w", m.ID, err)
 	}
 	m.SHA256 = m.Hash()
 	_, off := m.At.Zone()

@@ -1,0 +1,37 @@
+package stratagate
+
+import (
+	"context"
+	"fmt"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Contents returns every bucket of m's file, recursively, as path → value
+// (nested buckets as "a/b/key"; a bucket's sequence as "a/b/#seq"), for
+// tests that assert a call changed nothing. A byte-for-byte file
+// comparison would not do: bbolt alternates its meta pages and may reuse
+// free pages without a logical change.
+func Contents(m *Memory) (map[string]string, error) {
+	release, err := m.enter(context.Background())
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	out := map[string]string{}
+	var walk func(prefix string, b *bolt.Bucket) error
+	walk = func(prefix string, b *bolt.Bucket) error {
+		out[prefix+"#seq"] = fmt.Sprint(b.Sequence())
+		return b.ForEach(func(k, v []byte) error {
+			if v == nil {
+				return walk(prefix+string(k)+"/", b.Bucket(k))
+			}
+			out[prefix+string(k)] = string(v)
+			return nil
+		})
+	}
+	err = m.db.View(func(tx *bolt.Tx) error {
+		return tx.ForEach(func(name []byte, b *bolt.Bucket) error { return walk(string(name)+"/", b) })
+	})
+	return out, err
+}
