@@ -430,6 +430,7 @@ func (HeuristicAssessor) Assess(_ context.Context, q *Question, b *Batch, st *St
 		// The best item holding the key term and enough of the topic;
 		// without one, the best item's coverage, and the key is missing.
 		best, bestAny := -1.0, 0.0
+		keyFound := false
 		for _, s := range rel {
 			if answerable && !(s.about && s.typed) || inTime && s.offTime {
 				continue
@@ -437,12 +438,19 @@ func (HeuristicAssessor) Assess(_ context.Context, q *Question, b *Batch, st *St
 			c := q.coverage(s.terms)
 			bestAny = max(bestAny, c)
 			k := q.keyTerm()
-			if (k < 0 || s.terms[k] || allButOneTopic(q, s.terms)) && (q.WantsTime || topicCovered(q, s.terms)) {
+			// A dated item covering half the topic answers a time question
+			// without its rarest word: its date is the answer, and the
+			// words of an event vary more than its time ("grandma passed"
+			// for "grandmother").
+			timeKey := q.WantsTime && s.dated && halfTopic(q, s.terms)
+			if (k < 0 || s.terms[k] || allButOneTopic(q, s.terms) || timeKey) && (q.WantsTime || topicCovered(q, s.terms)) {
 				best = max(best, c)
+				keyFound = true
 			}
 		}
 		if best >= 0 {
 			coverage = min(coverage, best)
+			keyOK = keyOK || keyFound
 		} else {
 			coverage = min(coverage, bestAny)
 			keyOK = false
@@ -845,4 +853,22 @@ func contribItems(b *Batch, idx []int) []*Item {
 		out[k] = &b.Items[c]
 	}
 	return out
+}
+
+// halfTopic reports whether an item covers at least half of the
+// question's main-clause topic terms, of four or more (with fewer, the
+// rarest word decides: "onsite interview").
+func halfTopic(q *Question, covered []bool) bool {
+	topic := termIndex(q.Topic)
+	n, got := 0, 0
+	for j, t := range q.Terms {
+		if !topic[t] || q.secondary[t] {
+			continue
+		}
+		n++
+		if covered[j] {
+			got++
+		}
+	}
+	return n >= 4 && 2*got >= n
 }
