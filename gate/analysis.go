@@ -45,6 +45,18 @@ type Question struct {
 	// weighs every term 1.
 	Weights []float64
 
+	// Now is the reference time the question was analysed at (zero when
+	// none): "how long ago" answers count from it.
+	Now time.Time
+	// Ago: the question asks how long ago something happened ("How many
+	// days ago…", "How long ago…"). Between: the terms of the two sides
+	// of "between … and …" in a question asking a length of time. Both
+	// are time questions; DurationUnit is the unit asked for (day, week,
+	// month, year), empty for "how long". See duration.go.
+	Ago          bool
+	Between      [2][]string
+	DurationUnit string
+
 	relation  relation          // where-questions: the relation cues to prefer
 	altEntity map[int]bool      // indexes of Entities that are either-or alternatives
 	altWord   map[string]string // alternative term → the word as written
@@ -236,6 +248,8 @@ func Analyze(question string, now time.Time) *Question {
 			q.WantsList = true
 		}
 	}
+	q.Now = now
+	analyseDuration(q, words)
 
 	// Framing words shape the answer, not its topic: not content.
 	for _, w := range words {

@@ -31,6 +31,12 @@ func (HeuristicAnswerer) Answer(_ context.Context, q *Question, evidence []Item)
 		return "", nil, nil
 	}
 	switch {
+	case len(q.Between[0]) > 0:
+		text, used := answerBetween(q, evidence)
+		return text, used, nil
+	case q.Ago:
+		text, used := answerAgo(q, evidence)
+		return text, used, nil
 	case q.WantsTime:
 		return answerTime(q, evidence)
 	case q.WantsList:

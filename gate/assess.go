@@ -494,6 +494,29 @@ func (HeuristicAssessor) Assess(_ context.Context, q *Question, b *Batch, st *St
 	if q.WantsTime {
 		bar = SufficientCoverage
 	}
+	// A between-question cites the dated item of each side first.
+	bothSides := false
+	if len(q.Between[0]) > 0 {
+		items := make([]*Item, len(all))
+		for i := range all {
+			items[i] = all[i].item
+		}
+		if x, y := betweenItems(q, items); x >= 0 && y >= 0 {
+			bothSides = true
+			refs := []string{items[x].Ref, items[y].Ref}
+			for _, r := range a.EvidenceRefs {
+				if len(refs) < MaxRefs && r != refs[0] && r != refs[1] {
+					refs = append(refs, r)
+				}
+			}
+			a.EvidenceRefs = refs
+			coverage = max(coverage, bar)
+			keyOK, allEnts, answerable = true, true, true
+			if dated == nil {
+				dated = items[x]
+			}
+		}
+	}
 	switch {
 	case len(rel) == 0 || coverage < WrongCoverage:
 		a.Verdict = Wrong
@@ -501,6 +524,15 @@ func (HeuristicAssessor) Assess(_ context.Context, q *Question, b *Batch, st *St
 		a.Missing = "events about " + soughtText(q)
 		a.NextStrategy, a.NextTarget = next, target
 		a.NextQuery = q.Query
+	case len(q.Between[0]) > 0 && !bothSides:
+		// A length between two events needs both dates.
+		a.Verdict = Partial
+		a.NextStrategy, a.NextTarget = next, target
+		a.NextQuery = q.Query
+		a.Missing = "the dates of both events"
+		if len(rel) > 0 {
+			a.NextStrategy, a.NextTarget, a.NextQuery = dateStep(q, b, rel, st)
+		}
 	case coverage >= bar && allEnts && keyOK && answerable && (!q.WantsTime || dated != nil) &&
 		(!q.WantsList || sources(rel) >= 2 || lastRound || listSearched) && !planOnly && stateNext == "":
 		a.Verdict = Sufficient

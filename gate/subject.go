@@ -89,6 +89,9 @@ var personNouns = termSet("friend", "friends", "colleague", "coworker", "boss", 
 // answerTyped reports whether some member holds an answer of the type
 // the question asks for.
 func answerTyped(q *Question, members []*Item) bool {
+	if q.Ago || len(q.Between[0]) > 0 {
+		return true // the length is computed from the dates
+	}
 	var nouns map[string]bool
 	switch {
 	case q.WH == WhWho:
