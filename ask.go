@@ -28,6 +28,10 @@ type AskOptions struct {
 	Thread string
 	// MaxRounds is the retrieval budget: default 4, at most 12.
 	MaxRounds int
+	// Now is the question's reference time: relative words in the
+	// question ("last week", "how many days ago") count from it. Zero
+	// means the store clock (Options.Clock).
+	Now time.Time
 }
 
 // Answer is the result of Ask: the answer text, the gate's verdict, what
@@ -100,7 +104,10 @@ func (m *Memory) Ask(ctx context.Context, question string, opts AskOptions) (Ans
 	if opts.MaxRounds < 0 || opts.MaxRounds > gate.MaxRounds {
 		return Answer{}, invalid(ErrInvalidInput, "MaxRounds %d not in 0–%d", opts.MaxRounds, gate.MaxRounds)
 	}
-	now := m.opts.Clock()
+	now := opts.Now
+	if now.IsZero() {
+		now = m.opts.Clock()
+	}
 	r := &retriever{m: m, scopes: q.Scopes, thread: q.Thread}
 	gq := gate.Analyze(question, now)
 	if err := m.weighTerms(ctx, gq); err != nil {

@@ -159,7 +159,10 @@ func answerAgo(q *Question, evidence []Item) (string, []string) {
 		if !ok || start.After(q.Now) {
 			return "", nil
 		}
-		return renderLength(q.Now.Sub(start), q.DurationUnit) + " ago (" + text + ")", used
+		// Calendar days: from the event's day to the question's day.
+		n := q.Now.In(start.Location())
+		today := time.Date(n.Year(), n.Month(), n.Day(), 0, 0, 0, 0, start.Location())
+		return renderLength(today.Sub(start), q.DurationUnit) + " ago (" + text + ")", used
 	}
 	return "", nil
 }
