@@ -72,5 +72,5 @@ func TestDurationAgo(t *testing.T) {
 		gate.HeuristicAssessor{}, gate.HeuristicAnswerer{}, gate.Budget{})
 	require.NoError(t, err)
 	require.Equal(t, gate.Sufficient, res.Verdict, res.Missing)
-	assert.Contains(t, res.Text, "15 days ago (17 April 2023")
+	assert.Contains(t, res.Text, "14 days ago (17 April 2023")
 }
