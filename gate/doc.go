@@ -90,13 +90,24 @@
 //     the session.
 //   - The session ends at an accepted sufficient assessment, when the
 //     rounds are spent, or when no step is left. Only sufficient is
-//     answered: the Answerer receives the items cited by that assessment
-//     only, and Result.Evidence is the items it reports as used (all cited
-//     items when it reports none or only unknown refs). Otherwise the
-//     Result is partial, Missing comes from the latest assessment, Text is
-//     "not enough evidence: missing <missing>" and Evidence is empty —
-//     never an invented answer. An empty answer text is treated the same
-//     way (missing "an answer supported by the cited evidence").
+//     answered: the Answerer receives the cited set — the refs of the
+//     sufficient assessment, then those earlier assessments cited (at
+//     most MaxRefs) — and Result.Evidence is that set with the items the
+//     answer used first, then the window they were read from (their
+//     context items), then the rest, bounded to MaxRefs items and, past
+//     the used ones, MaxEvidenceMessages source messages.
+//     Result.SufficientRefs are the refs a use may adopt. Otherwise the
+//     Result is partial, Missing comes from the latest partial
+//     assessment (else the latest), Text is "not enough evidence:
+//     missing <missing>" and Evidence is what the assessments cited (the
+//     first finding of each, latest first, then the second…; a finding
+//     is an item with the context cited after it; at most MaxRefs):
+//     found, not answered — never an invented answer. An empty answer
+//     text is treated the same way (missing "an answer supported by the
+//     cited evidence").
+//   - Context items (Item.Of set) ride with the item they accompany:
+//     kept only when it is, not counted in Budget.MaxItems nor in
+//     NewItems.
 //
 // # Question analysis
 //
@@ -230,6 +241,33 @@
 //     graph was not searched yet, else search_raw_memory when the raw
 //     source was not; with both searched the pick is accepted.
 //
+// Windows, subjects, types and slots (window.go, subject.go,
+// novelty.go, framing.go, dates.go, duration.go): an item is judged with
+// the context items that add a question term or entity, and with the
+// reply when it only asks (questionOnly: every sentence ends in "?"); a
+// message that only asks, without its reply, is not relevant. Names that
+// only address the listener ("Thanks, Sam!") are blanked before terms
+// are read (stripVocatives). A question's explicit time excludes items
+// neither dated nor said within it; a relative one ranks the items in
+// time first. For a single (non-list) answer, one item with its window
+// must reach the coverage bar (SufficientCoverage for time questions,
+// SufficientContentCoverage otherwise), hold the key term (or all topic
+// terms but one, of three or more; or, dated, half of four or more for a
+// time question) and, outside time questions, all but a third of the
+// main-clause topic terms (purpose-clause terms not counted); be about
+// the subject — the first entity that is no alternative — through a
+// member spoken by them or naming them that covers a topic term (a reply
+// is about what its question asked); hold the asked type (who → a
+// capitalised name that is no calendar word or question word, or a
+// relation noun; where → a name or place noun; how much/often/long → a
+// number); and fill the slot (why and what-inspired/motivated/led/caused
+// questions: a cause cue; feel/felt questions: a feeling word; other
+// what/which/how questions: a content word that is not the question's,
+// its entities', the speaker's, a time expression's or a generic verb's).
+// Missing then says "evidence by or about <subject> naming a person" and
+// the like. Between-questions need a dated item for each side ("the
+// dates of both events"); see duration.go.
+//
 // Fit reads like "3/4 question terms and all entities covered by e12, m45;
 // date from m45".
 //
@@ -339,11 +377,15 @@
 // considering, "thinking about/of", "hoping to", "want(s) to". A report
 // is a dated item that is not a plan.
 //
-// Dates of messages: a message's date comes from the first time
-// expression in it, which may belong to another sentence. It dates the
-// message for a question only when the sentence, or the label before a
-// colon ("Summary for tonight: …"), holding the expression covers a Topic
-// term (any question term without Topic). A range introduced by a change
+// Dates of messages: a message with Times is dated by sentenceTime
+// (dates.go): the time of its sentence most about the question (Topic
+// terms covered; an explicit time before the message-day "said" basis),
+// else that of a scene-setting question or short sentence right before
+// it, else that of the next best sentence covering a Topic term; none
+// leaves it undated. Without Times, the first time expression dates the
+// message only when the sentence, or the label before a colon ("Summary
+// for tonight: …"), holding it covers a Topic term (any question term
+// without Topic). A range introduced by a change
 // verb (move, postpone, push, shift, change, reschedule, delay, slip, in
 // any form) — "moves from 20 May to 3 June" — is a change of date: the
 // date is its last day and the first is the former one.
