@@ -28,8 +28,13 @@ var causeQuestionTerms = termSet("inspire", "inspired", "motivate", "motivated",
 // causeCues mark a reason in the answer.
 var causeCues = wordSet("because", "cause", "since", "so", "after", "reason", "reasons", "inspired", "inspiring",
 	"inspiration", "inspires", "motivated", "motivation", "motivates", "thanks", "due", "realized", "realised",
-	"wanted", "hoping", "hope", "made", "makes", "led", "influenced", "passion", "passionate", "love", "loved",
-	"saw", "seeing", "felt", "remind", "reminded", "reminds", "helped", "help")
+	"influenced", "passion", "passionate", "wanted", "respect", "why")
+
+// fillerWords carry no content in chat ("Yeah, we had a picnic"): they
+// are no new word of an answer.
+var fillerWords = termSet("yeah", "yes", "yep", "yup", "nope", "oh", "wow", "hey", "hi", "hello", "thanks",
+	"thank", "lol", "haha", "ok", "okay", "sure", "really", "totally", "definitely", "actually", "just",
+	"well", "guess", "anyway", "btw", "omg", "aw", "aww", "cool", "nice", "great", "awesome", "amazing")
 
 // feelingTerms in a question ask for a feeling.
 var feelingTerms = termSet("feel", "felt", "feeling", "feelings")
@@ -79,7 +84,7 @@ func answersQuestion(q *Question, members []*Item) bool {
 				speaker := termSetOf(m.Speaker)
 				novel := 0
 				for _, t := range terms {
-					if !qterms[t] && !speaker[t] && !weakTerms[t] {
+					if !qterms[t] && !speaker[t] && !weakTerms[t] && !fillerWords[t] {
 						novel++
 					}
 				}
