@@ -2099,7 +2099,8 @@ func (p *projector) aliasConnector(i, a, b int) {
 		next = i + 3
 	case "or":
 		// "Melanie, or Mel," — a comma before, and the name ends the clause.
-		if !p.toks[i].brk || strings.TrimSpace(p.text[p.toks[i-1].end:p.toks[i].start]) != "," {
+		// A sentence that opens with "Or" has no name before it.
+		if i <= a || !p.toks[i].brk || strings.TrimSpace(p.text[p.toks[i-1].end:p.toks[i].start]) != "," {
 			return
 		}
 		personsOnly = true

@@ -847,3 +847,25 @@ func BenchmarkProjectBatch(b *testing.B) {
 		}
 	}
 }
+
+// A text whose first word is "Or" has no word before the connector; the
+// alias rule must not read one (it panicked with index -1).
+func TestProjectSentenceStartingWithOr(t *testing.T) {
+	for _, quote := range []string{
+		"Or maybe we just stay home.",
+		"Or",
+		"or, aka Mel.",
+		"Sure. Or Mel, the one from work.",
+		"Short for nothing.",
+		"Also known as Mel.",
+	} {
+		t.Run(quote, func(t *testing.T) {
+			ev := pev(7, "Mia Chen", quote, "fact", "unknown", mar19)
+			ev.Title = quote // the title is read too, from its first word
+			ops := projectOps(t, &model.ProjectInput{Events: []model.ProjectEvent{ev}})
+			for _, o := range ops {
+				assert.NotEqual(t, model.OpAddAlias, o.Op, "no alias without a name before the connector: %+v", o)
+			}
+		})
+	}
+}
