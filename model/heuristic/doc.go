@@ -373,7 +373,8 @@
 // *model.ProjectInput or a model.ProjectInput, and the output is a
 // model.ProjectOutput, {"ops":[]} when nothing is found (always for a
 // batch without events). The rules below are data-driven: every phrase
-// and word list lives in project_lexicon.go.
+// and word list lives in the project_triggers.go, project_terms.go and
+// project_words.go tables.
 //
 // Citations. Every op cites the event it was read from (a completed
 // move also cites the plan that named its place), and only events of
