@@ -489,7 +489,7 @@
 // cancelled and has not already given them a home, proposes lives_in the
 // remembered place citing the move event first and the plan second, with
 // ValidFrom the move event's happened start (else its mention time).
-// Someone else's report of a plan ("Leo is moving to the West Coast")
+// Someone else's report of a plan ("Leo is moving to Denver")
 // is not remembered. Y must not be a person, a project, a lexicon term
 // or a known node of another kind. ValidFrom is otherwise left empty: the
 // graph uses the event's happened start, else its mention time.

@@ -2,7 +2,7 @@ package heuristic
 
 import "strings"
 
-// callMe handles "call me Mel": an alias of the event's self.
+// callMe handles "call me Kat": an alias of the event's self.
 func (p *projector) callMe(i, a, b int) {
 	if i == a || p.self == "" || p.toks[i].brk {
 		return
@@ -22,9 +22,9 @@ func (p *projector) callMe(i, a, b int) {
 	p.alias(kindPerson, p.self, alias)
 }
 
-// aliasConnector handles "Melanie, aka Mel", "Melanie a.k.a. Mel",
-// "Melanie, also known as Mel", "Melanie, or Mel," (persons only) and
-// "Mel is short for Melanie".
+// aliasConnector handles "Katarina, aka Kat", "Katarina a.k.a. Kat",
+// "Katarina, also known as Kat", "Katarina, or Kat," (persons only) and
+// "Kat is short for Katarina".
 func (p *projector) aliasConnector(i, a, b int) {
 	w := p.toks[i].low
 	next := i + 1
@@ -36,7 +36,7 @@ func (p *projector) aliasConnector(i, a, b int) {
 		}
 		next = i + 3
 	case "or":
-		// "Melanie, or Mel," — a comma before, and the name ends the clause.
+		// "Katarina, or Kat," — a comma before, and the name ends the clause.
 		// A sentence that opens with "Or" has no name before it.
 		if i <= a || !p.toks[i].brk || strings.TrimSpace(p.text[p.toks[i-1].end:p.toks[i].start]) != "," {
 			return
@@ -66,7 +66,7 @@ func (p *projector) aliasConnector(i, a, b int) {
 	p.aliasPair(first, second, personsOnly)
 }
 
-// aliasParen handles "Mel (Melanie)" and "Mel (aka Melanie)" at the name
+// aliasParen handles "Kat (Katarina)" and "Kat (aka Katarina)" at the name
 // starting at token i.
 func (p *projector) aliasParen(i, b int) {
 	if i > 0 && p.toks[i-1].sent == p.toks[i].sent && p.nameWordAt(i-1) && p.toks[i].space {

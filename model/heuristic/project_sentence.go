@@ -377,7 +377,7 @@ func (p *projector) trigger(act projAct, i, j, a, b int) {
 // joinedEnd reports whether "joined X" ends at token end as a job
 // statement does: at the end of the clause, or before a time ("last
 // month", "in 2021", "this week", "yesterday") — not before "for
-// lunch", "at the park", "and Ana".
+// lunch", "at the library", "and Ana".
 func (p *projector) joinedEnd(end, b int) bool {
 	if end >= b || p.toks[end].brk {
 		return true
