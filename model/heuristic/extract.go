@@ -5,7 +5,7 @@ import "github.com/stratagate/stratagate/model"
 // Extraction limits. They are at or below the events package's limits, so
 // no input can push a card past them.
 const (
-	maxEvents            = 12  // cards per block
+	maxEvents            = 32  // cards per block
 	maxEventTitleRunes   = 80  // events allow 120
 	maxEventSummaryRunes = 300 // events allow 600
 	maxQuoteRunes        = 500
@@ -59,6 +59,7 @@ type candidate struct {
 	quote    string // verbatim sentence (prefix), trimmed
 	head     int    // bytes of a restating head ("Decision recorded: ")
 	restate  bool   // an assistant restatement
+	plain    bool   // a statement without a cue (see extract_statements.go)
 	an       analysis
 	timeText string
 	status   string

@@ -22,7 +22,7 @@ func (x *extractor) candidates() []candidate {
 			continue
 		}
 		assistant := !strings.EqualFold(strings.TrimSpace(m.Role), "user")
-		n := 0
+		n, plain := 0, 0
 		forEachSentence(m.Content, func(s string) {
 			if n++; n > maxMsgSentences {
 				return
@@ -30,10 +30,15 @@ func (x *extractor) candidates() []candidate {
 			if !utf8.ValidString(s) {
 				return // a quote must be valid text and verbatim
 			}
-			if c, ok := x.consider(i, m, s, assistant); ok {
-				c.order = len(cands)
-				cands = append(cands, c)
+			c, ok := x.consider(i, m, s, assistant)
+			if !ok || (c.plain && plain == maxStatementsPerMessage) {
+				return
 			}
+			if c.plain {
+				plain++
+			}
+			c.order = len(cands)
+			cands = append(cands, c)
 		})
 	}
 	return cands
@@ -69,10 +74,16 @@ func (x *extractor) consider(mi int, m *model.DeriveMessage, s string, assistant
 	c.an = x.match(c.quote, x.times)
 	c.hasTime = len(x.times) > 0
 	if !c.restate {
+		if x.topicWords() == 0 {
+			return c, false // an acknowledgement or greeting
+		}
 		subject := c.an.firstPers || named
 		typed := c.an.typ != ""
 		if !((subject && (typed || c.hasTime)) || (typed && c.hasTime)) {
-			return c, false
+			if !subject && !x.thirdPersonSubject() {
+				return c, false
+			}
+			c.plain = true // a statement without a cue
 		}
 	} else {
 		switch {
