@@ -113,12 +113,3 @@ func absoluteDate(s string) bool {
 		}
 	}
 }
-
-// weekday reports whether w is a lower-case weekday name.
-func weekday(w string) bool {
-	switch w {
-	case "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday":
-		return true
-	}
-	return false
-}

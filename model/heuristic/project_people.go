@@ -177,22 +177,6 @@ func (p *projector) pet(i, a, b int) {
 	}
 }
 
-// petAdjective reports whether the lower-case word w may stand between
-// "a" or an owner and a species ("a green-cheeked conure").
-func petAdjective(w string) bool {
-	return hasLetter(w) && !stopword(w) && !firstPersonSingular(w) && !firstPersonPlural(w) &&
-		w != "a" && w != "an" && w != "the" && !petVerb(w)
-}
-
-// isPreposition reports whether w places the next word ("in Somerville").
-func isPreposition(w string) bool {
-	switch w {
-	case "in", "from", "at", "to", "of", "near", "on", "with", "by", "for", "into", "via":
-		return true
-	}
-	return false
-}
-
 // petNameOK reports whether name can be a pet's name: not a known node,
 // not a person of the batch, not a lexicon term, not the owner.
 func (p *projector) petNameOK(name, owner string) bool {
@@ -265,18 +249,6 @@ func (p *projector) naming(i, a, b int) {
 			p.node(kindOrganization, name, "")
 		}
 	}
-}
-
-// makingVerb reports whether w says someone makes or runs a project.
-func makingVerb(w string) bool {
-	switch w {
-	case "starting", "started", "start", "building", "built", "build",
-		"making", "made", "creating", "created", "working", "run",
-		"running", "maintain", "maintaining", "launching", "launched",
-		"developing", "developed", "writing", "wrote":
-		return true
-	}
-	return false
 }
 
 // personType handles "a tea person", "a Neovim person", "a tabs person";

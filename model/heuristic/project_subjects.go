@@ -98,17 +98,6 @@ func (p *projector) subjectAt(j, a int, si *subjectInfo) (subject, int, bool) {
 	return s, start, ok
 }
 
-// intentWord reports whether a skipped word makes a statement a plan or a
-// wish rather than a fact.
-func intentWord(w string) bool {
-	switch w {
-	case "will", "would", "shall", "gonna", "going", "want", "wants", "wanted",
-		"plan", "plans", "planned", "planning", "need", "needs", "to":
-		return true
-	}
-	return false
-}
-
 // negatedBefore reports whether token i is negated: a negation word
 // among the negationWindow words before it in its clause, up to its
 // subject ("I don't live in", "I'll never work at"), or a conditional
@@ -125,16 +114,6 @@ func (p *projector) negatedBefore(i, a int) bool {
 		if p.toks[j].brk {
 			break
 		}
-	}
-	return false
-}
-
-// conditionalWord reports whether w, right before a subject, makes its
-// statement hypothetical.
-func conditionalWord(w string) bool {
-	switch w {
-	case "if", "whether", "unless", "maybe", "perhaps", "when":
-		return true
 	}
 	return false
 }

@@ -277,3 +277,61 @@ func valueDeterminer(w string) bool {
 	}
 	return false
 }
+
+// weekday reports whether w is a lower-case weekday name.
+func weekday(w string) bool {
+	switch w {
+	case "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday":
+		return true
+	}
+	return false
+}
+
+// petAdjective reports whether the lower-case word w may stand between
+// "a" or an owner and a species ("a green-cheeked conure").
+func petAdjective(w string) bool {
+	return hasLetter(w) && !stopword(w) && !firstPersonSingular(w) && !firstPersonPlural(w) &&
+		w != "a" && w != "an" && w != "the" && !petVerb(w)
+}
+
+// isPreposition reports whether w places the next word ("in Somerville").
+func isPreposition(w string) bool {
+	switch w {
+	case "in", "from", "at", "to", "of", "near", "on", "with", "by", "for", "into", "via":
+		return true
+	}
+	return false
+}
+
+// makingVerb reports whether w says someone makes or runs a project.
+func makingVerb(w string) bool {
+	switch w {
+	case "starting", "started", "start", "building", "built", "build",
+		"making", "made", "creating", "created", "working", "run",
+		"running", "maintain", "maintaining", "launching", "launched",
+		"developing", "developed", "writing", "wrote":
+		return true
+	}
+	return false
+}
+
+// intentWord reports whether a skipped word makes a statement a plan or a
+// wish rather than a fact.
+func intentWord(w string) bool {
+	switch w {
+	case "will", "would", "shall", "gonna", "going", "want", "wants", "wanted",
+		"plan", "plans", "planned", "planning", "need", "needs", "to":
+		return true
+	}
+	return false
+}
+
+// conditionalWord reports whether w, right before a subject, makes its
+// statement hypothetical.
+func conditionalWord(w string) bool {
+	switch w {
+	case "if", "whether", "unless", "maybe", "perhaps", "when":
+		return true
+	}
+	return false
+}
