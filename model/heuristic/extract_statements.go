@@ -35,10 +35,21 @@ func (x *extractor) topicWords() int {
 // conversation already named ("She loves painting").
 func (x *extractor) thirdPersonSubject() bool {
 	for i := range x.cues {
-		switch x.cues[i].lower {
-		case "he", "she", "he's", "she's", "his", "her", "him":
+		if thirdPersonWord(x.cues[i].lower) {
 			return true
 		}
+	}
+	return false
+}
+
+// thirdPersonWord reports whether the lower-case cue word w is a singular
+// third-person pronoun, the subject of statements about someone already
+// named ("She plays the cello", "His dog is blind"). "They" is not listed:
+// in chat it names things as often as people.
+func thirdPersonWord(w string) bool {
+	switch w {
+	case "he", "she", "he's", "she's", "his", "her", "him":
+		return true
 	}
 	return false
 }

@@ -102,13 +102,8 @@ func (p *projector) diet(si subjectInfo, j, b int) {
 	if si.intent {
 		return
 	}
-	for j < b && !p.toks[j].brk {
-		switch p.toks[j].low {
-		case "a", "an", "strictly", "fully", "mostly", "now", "full", "totally":
-			j++
-			continue
-		}
-		break
+	for j < b && !p.toks[j].brk && dietModifier(p.toks[j].low) {
+		j++
 	}
 	if j < b && p.toks[j].brk {
 		return

@@ -152,11 +152,8 @@ func (p *projector) trigger(act projAct, i, j, a, b int) {
 		if si.intent || p.statusPlanned() {
 			return
 		}
-		if j < b && !p.toks[j].brk {
-			switch p.toks[j].low {
-			case "to", "from", "out", "away", "back", "over", "into", "in":
-				return // a phrase this rule does not read
-			}
+		if j < b && !p.toks[j].brk && moveParticle(p.toks[j].low) {
+			return // a phrase this rule does not read
 		}
 		for _, person := range p.persons(si) {
 			mv, ok := p.pending[nkey(person)]
@@ -382,9 +379,10 @@ func (p *projector) joinedEnd(end, b int) bool {
 	if end >= b || p.toks[end].brk {
 		return true
 	}
-	switch w := p.toks[end].low; w {
-	case "last", "this", "recently", "today", "yesterday", "back", "full-time", "officially":
+	if joinedTimeWord(p.toks[end].low) {
 		return true
+	}
+	switch p.toks[end].low {
 	case "in", "on":
 		if end+1 < b && !p.toks[end+1].brk {
 			n := p.toks[end+1].low

@@ -335,3 +335,39 @@ func conditionalWord(w string) bool {
 	}
 	return false
 }
+
+// moveParticle reports whether the lower-case word w, right after "moved",
+// makes a phrase the completed-move rule does not read: "moved to X" and
+// "moved from X" name places (other rules), "moved out", "moved away",
+// "moved back", "moved over", "moved into", "moved in" are not the
+// completion of a planned move to a named place.
+func moveParticle(w string) bool {
+	switch w {
+	case "to", "from", "out", "away", "back", "over", "into", "in":
+		return true
+	}
+	return false
+}
+
+// joinedTimeWord reports whether the lower-case word w, right after
+// "joined X", still lets the sentence be a job statement: it starts a time
+// ("last month", "this week", "yesterday") or qualifies the joining
+// ("back", "full-time", "officially").
+func joinedTimeWord(w string) bool {
+	switch w {
+	case "last", "this", "recently", "today", "yesterday", "back", "full-time", "officially":
+		return true
+	}
+	return false
+}
+
+// dietModifier reports whether the lower-case word w may stand between a
+// diet trigger and the diet ("I'm a strictly vegan", "now fully
+// vegetarian").
+func dietModifier(w string) bool {
+	switch w {
+	case "a", "an", "strictly", "fully", "mostly", "now", "full", "totally":
+		return true
+	}
+	return false
+}
