@@ -80,7 +80,7 @@ func (x *extractor) consider(mi int, m *model.DeriveMessage, s string, assistant
 		subject := c.an.firstPers || named
 		typed := c.an.typ != ""
 		if !((subject && (typed || c.hasTime)) || (typed && c.hasTime)) {
-			if !subject && !x.thirdPersonSubject() {
+			if !subject && !x.thirdPersonSubject() && !x.elidedSubject() {
 				return c, false
 			}
 			c.plain = true // a statement without a cue

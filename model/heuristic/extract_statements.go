@@ -1,5 +1,7 @@
 package heuristic
 
+import "strings"
+
 // ---- statements ------------------------------------------------------------
 
 // A statement is a user sentence that says something about a person — a
@@ -38,6 +40,31 @@ func (x *extractor) thirdPersonSubject() bool {
 		if thirdPersonWord(x.cues[i].lower) {
 			return true
 		}
+	}
+	return false
+}
+
+// elidedSubject reports whether the current sentence drops its subject
+// the way chat does, so that it is the speaker's ("Finally finished the
+// quilt!", "Just got back from Peru", "Been swamped at work"): its first
+// word, after fillers and adverbs, is a past-tense verb or "been".
+func (x *extractor) elidedSubject() bool {
+	for i := range x.cues {
+		w := x.cues[i].lower
+		if fillerWord(w) || adverbWord(w) {
+			continue
+		}
+		return w == "been" || pastVerb(w) || (len(w) >= 5 && strings.HasSuffix(w, "ed") && !notPastWord(w))
+	}
+	return false
+}
+
+// notPastWord reports whether the lower-case word w ends in "ed" without
+// being a past tense, as a sentence's first word ("Indeed, …").
+func notPastWord(w string) bool {
+	switch w {
+	case "indeed", "speed", "breed", "proceed", "exceed", "succeed":
+		return true
 	}
 	return false
 }

@@ -53,6 +53,11 @@ func TestExtractStatements(t *testing.T) {
 		{"My sister lives in Lisbon.", true},
 		{"She plays the cello in an orchestra.", true},
 		{"Ana fixes old radios for fun.", true}, // a known person by name
+		// Chat drops the subject: the sentence is the speaker's.
+		{"Finally finished the quilt!", true},
+		{"Just got back from Peru.", true},
+		{"Been swamped at work lately.", true},
+		{"Repainted the fence over the weekend.", true},
 		// Questions are never statements.
 		{"Did your grandmother grow up on a farm?", false},
 		{"Do you collect old maps?", false},
@@ -65,9 +70,13 @@ func TestExtractStatements(t *testing.T) {
 		{"I totally agree with you.", false},
 		{"I hope you have fun!", false},
 		{"Good morning!", false},
+		{"Loved it!", false},
+		{"Looked great!", false},
+		{"Got it.", false},
 		// No person is the subject.
 		{"The weather is lovely.", false},
 		{"That bridge looks old.", false},
+		{"Indeed, the bridge is old.", false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.sentence, func(t *testing.T) {
