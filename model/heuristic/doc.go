@@ -177,7 +177,7 @@
 // # Event extraction
 //
 // For model.TaskExtractEvents the output is a model.ExtractOutput: at
-// most 32 event cards for the target block, {"events":[]} when there are
+// most 48 event cards for the target block, {"events":[]} when there are
 // none (always for a block without messages). Each card comes from one
 // candidate sentence and cites exactly the one message that contains it.
 //
@@ -279,10 +279,12 @@
 // case and white space, the first is kept. An assistant restatement is
 // dropped when it shares at least two match keys (below) with an earlier
 // kept user candidate of the block: the user's own words are the better
-// evidence. When more than 32 candidates remain, each scores 4 for a
+// evidence. When more than 48 candidates remain, each scores 4 for a
 // decision or correction cue, 2 for a temporal expression, 1 for a
-// typed cue and 1 for a criticality other than routine; the 32 best are
-// kept (ties: earlier first) and returned in message order.
+// typed cue and 1 for a criticality other than routine; the best of each
+// message (ties: earlier first) are kept first, so that every message
+// that states something keeps a card, then the best of the rest, up to
+// 48 (ties: earlier first); they are returned in message order.
 //
 // Event type. The types of all typed cues compete in the order decision,
 // cancellation, migration, life_event, task_completed, incident,

@@ -5,7 +5,7 @@ import "github.com/stratagate/stratagate/model"
 // Extraction limits. They are at or below the events package's limits, so
 // no input can push a card past them.
 const (
-	maxEvents            = 32  // cards per block
+	maxEvents            = 48  // cards per block
 	maxEventTitleRunes   = 80  // events allow 120
 	maxEventSummaryRunes = 300 // events allow 600
 	maxQuoteRunes        = 500

@@ -129,7 +129,7 @@ const (
 	evMaxCites        = 8
 	evMaxNames        = 12
 	evMaxNameRunes    = 64
-	maxEventsPerBlock = 32
+	maxEventsPerBlock = 48
 )
 
 var (

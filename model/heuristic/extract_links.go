@@ -37,13 +37,31 @@ func (x *extractor) dedupe(cands []candidate) []candidate {
 	return out
 }
 
-// capCandidates keeps the maxEvents best candidates (by score, then
-// order), in their original order.
+// capCandidates keeps the maxEvents best candidates, in their original
+// order: first the best of each message (so that every message that
+// states something keeps a card before any message gets a second one),
+// then the others; each group by score, then order.
 func capCandidates(cands []candidate) []candidate {
 	if len(cands) <= maxEvents {
 		return cands
 	}
+	best := make(map[int]int, len(cands)) // message → order of its best candidate
+	for i := range cands {
+		c := &cands[i]
+		if o, ok := best[c.msg]; !ok || c.score > cands[o].score {
+			best[c.msg] = i
+		}
+	}
+	for i := range cands {
+		cands[i].order = i
+	}
 	slices.SortStableFunc(cands, func(a, b candidate) int {
+		if fa, fb := best[a.msg] == a.order, best[b.msg] == b.order; fa != fb {
+			if fa {
+				return -1
+			}
+			return 1
+		}
 		if c := cmp.Compare(b.score, a.score); c != 0 {
 			return c
 		}

@@ -1,6 +1,7 @@
 package heuristic_test
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -132,4 +133,25 @@ func TestExtractStatementsNotFromAssistant(t *testing.T) {
 	raw, out := extractRaw(t, in)
 	requireValidExtract(t, in, raw, out)
 	assert.Empty(t, out.Events, "raw: %s", raw)
+}
+
+// When a block has more candidates than cards, every message that states
+// something keeps one card before any message keeps a second.
+func TestExtractCapKeepsOneCardPerMessage(t *testing.T) {
+	var contents []string
+	for i := range 20 {
+		contents = append(contents, fmt.Sprintf("I collect old map number %d. My brother restores bike number %d. Our dog chews toy number %d.", i, i, i))
+	}
+	in := statementInput("user", contents...)
+	raw, out := extractRaw(t, in)
+	requireValidExtract(t, in, raw, out)
+	require.Len(t, out.Events, maxEventsPerBlock)
+	perMsg := map[uint64]int{}
+	last := uint64(0)
+	for _, e := range out.Events {
+		require.GreaterOrEqual(t, e.MessageIDs[0], last, "cards stay in message order")
+		last = e.MessageIDs[0]
+		perMsg[e.MessageIDs[0]]++
+	}
+	assert.Len(t, perMsg, 20, "every message keeps a card")
 }

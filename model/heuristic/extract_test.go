@@ -242,20 +242,20 @@ func TestExtractEmptyAndUnsupported(t *testing.T) {
 func TestExtractCapPrefersTimesAndDecisions(t *testing.T) {
 	day := time.Date(2024, 5, 1, 9, 0, 0, 0, time.UTC)
 	in := &model.ExtractInput{BlockID: 1, Thread: "t"}
-	for i := range 40 {
+	for i := range 60 {
 		in.Messages = append(in.Messages, model.DeriveMessage{ID: uint64(i + 1), Role: "user", Speaker: "Mia", At: day,
 			Content: fmt.Sprintf("I will water plant number %d.", i)})
 	}
 	in.Messages = append(in.Messages,
-		model.DeriveMessage{ID: 50, Role: "user", Speaker: "Mia", At: day, Content: "We decided to use Postgres."},
-		model.DeriveMessage{ID: 51, Role: "user", Speaker: "Mia", At: day, Content: "I went to Porto yesterday."},
+		model.DeriveMessage{ID: 100, Role: "user", Speaker: "Mia", At: day, Content: "We decided to use Postgres."},
+		model.DeriveMessage{ID: 101, Role: "user", Speaker: "Mia", At: day, Content: "I went to Porto yesterday."},
 	)
 	raw, out := extractRaw(t, in)
 	requireValidExtract(t, in, raw, out)
 	require.Len(t, out.Events, maxEventsPerBlock)
 	last := out.Events[len(out.Events)-2:]
-	assert.Equal(t, []uint64{50}, last[0].MessageIDs)
-	assert.Equal(t, []uint64{51}, last[1].MessageIDs)
+	assert.Equal(t, []uint64{100}, last[0].MessageIDs)
+	assert.Equal(t, []uint64{101}, last[1].MessageIDs)
 	assert.Equal(t, []uint64{1}, out.Events[0].MessageIDs, "output stays in message order")
 }
 
