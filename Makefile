@@ -35,9 +35,9 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzDecode -fuzztime=$(FUZZTIME) ./model/
 	$(GO) test -run='^$$' -fuzz=FuzzTokenize -fuzztime=$(FUZZTIME) ./bm25/
 	$(GO) test -run='^$$' -fuzz=FuzzDecodeRecords -fuzztime=$(FUZZTIME) ./index/
-	$(GO) test -run='^$$' -fuzz='^FuzzDeriveMessages$$' -fuzztime=$(FUZZTIME) ./model/heuristic/
-	$(GO) test -run='^$$' -fuzz='^FuzzExtract$$' -fuzztime=$(FUZZTIME) ./model/heuristic/
-	$(GO) test -run='^$$' -fuzz='^FuzzProject$$' -fuzztime=$(FUZZTIME) ./model/heuristic/
+	$(GO) test -run='^$$' -fuzz='^FuzzDeriveMessages$$' -fuzztime=$(FUZZTIME) -timeout=0 ./model/heuristic/
+	$(GO) test -run='^$$' -fuzz='^FuzzExtract$$' -fuzztime=$(FUZZTIME) -timeout=0 ./model/heuristic/
+	$(GO) test -run='^$$' -fuzz='^FuzzProject$$' -fuzztime=$(FUZZTIME) -timeout=0 ./model/heuristic/
 
 clean:
 	$(GO) clean -testcache
