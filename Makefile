@@ -37,6 +37,9 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzDecodeRecords -fuzztime=$(FUZZTIME) ./index/
 	$(GO) test -run='^$$' -fuzz=FuzzFind -fuzztime=$(FUZZTIME) ./events/temporal/
 	$(GO) test -run='^$$' -fuzz=FuzzResolve -fuzztime=$(FUZZTIME) ./events/temporal/
+	$(GO) test -run='^$$' -fuzz='^FuzzDeriveMessages$$' -fuzztime=$(FUZZTIME) -timeout=0 ./model/heuristic/
+	$(GO) test -run='^$$' -fuzz='^FuzzExtract$$' -fuzztime=$(FUZZTIME) -timeout=0 ./model/heuristic/
+	$(GO) test -run='^$$' -fuzz='^FuzzProject$$' -fuzztime=$(FUZZTIME) -timeout=0 ./model/heuristic/
 
 clean:
 	$(GO) clean -testcache

@@ -56,21 +56,28 @@ func Doc(c *Card) index.Doc {
 			terms(c.Participants...), terms(strings.ReplaceAll(string(c.EventType), "_", " ")),
 			terms(c.Temporal.OriginalText), terms(HappenedWords(&c.Temporal)),
 		},
-		Keywords: []string{KeywordThread + c.Thread, KeywordType + string(c.EventType), KeywordStatus + string(c.Status)},
+		Keywords: Keywords(c),
 		Start:    c.Temporal.HappenedStart,
 		End:      c.Temporal.HappenedEnd,
 	}
+	return d
+}
+
+// Keywords returns the exact-match keywords Doc indexes for c: its thread,
+// type, status, participants (whole names and each word) and entities.
+func Keywords(c *Card) []string {
+	kws := []string{KeywordThread + c.Thread, KeywordType + string(c.EventType), KeywordStatus + string(c.Status)}
 	for _, p := range c.Participants {
-		d.Keywords = append(d.Keywords, KeywordParticipant+NameKey(p))
+		kws = append(kws, KeywordParticipant+NameKey(p))
 		// Each word of a name is a key too, so that "Leo" finds "Leo Park".
 		for _, w := range strings.Fields(p) {
-			d.Keywords = append(d.Keywords, KeywordParticipant+NameKey(w))
+			kws = append(kws, KeywordParticipant+NameKey(w))
 		}
 	}
 	for _, e := range c.Entities {
-		d.Keywords = append(d.Keywords, KeywordEntity+NameKey(e))
+		kws = append(kws, KeywordEntity+NameKey(e))
 	}
-	return d
+	return kws
 }
 
 // NameKey normalises a participant or entity name for exact matching.

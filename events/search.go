@@ -1,6 +1,7 @@
 package events
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"github.com/stratagate/stratagate/bm25"
 	"github.com/stratagate/stratagate/events/temporal"
 	"github.com/stratagate/stratagate/index"
+	"github.com/stratagate/stratagate/kv"
 )
 
 // Candidate list sizes of the lexical and each structured ranking.
@@ -152,10 +154,7 @@ func lists(tx *bolt.Tx, ix *index.Index, q *Query) ([][]uint64, error) {
 			types = append(types, KeywordType+string(t))
 		}
 	}
-	lexRank := make(map[uint64]int, len(lex))
-	for i, r := range lex {
-		lexRank[r.ID] = i
-	}
+	var lexKeys map[uint64][]string // keywords of the lexical candidates, read once
 	for _, kws := range [][]string{people, entities, types} {
 		if len(kws) == 0 {
 			continue
@@ -167,21 +166,29 @@ func lists(tx *bolt.Tx, ix *index.Index, q *Query) ([][]uint64, error) {
 		// The cards of a named person (entity, type) that also match the
 		// question's words come first, in lexical order; the rest follow
 		// newest first. Newest-first alone would rank a person every card
-		// involves by recency, above the cards the question is about.
-		slices.SortStableFunc(rs, func(a, b index.Result) int {
-			ra, oka := lexRank[a.ID]
-			rb, okb := lexRank[b.ID]
-			switch {
-			case oka && okb:
-				return ra - rb
-			case oka:
-				return -1
-			case okb:
-				return 1
+		// involves by recency, above the cards the question is about. The
+		// lexical matches are found among the lexical candidates, not only
+		// among the newest cards Select returns: a person with more cards
+		// than that would otherwise lose their older matching cards here.
+		if lexKeys == nil {
+			if lexKeys, err = cardKeywords(tx, lex); err != nil {
+				return nil, err
 			}
-			return 0
-		})
-		add(rs)
+		}
+		list := make([]index.Result, 0, structuredCandidates)
+		first := make(map[uint64]bool)
+		for _, r := range lex {
+			if len(list) < structuredCandidates && slices.ContainsFunc(lexKeys[r.ID], func(k string) bool { return slices.Contains(kws, k) }) {
+				list = append(list, r)
+				first[r.ID] = true
+			}
+		}
+		for _, r := range rs {
+			if len(list) < structuredCandidates && !first[r.ID] {
+				list = append(list, r)
+			}
+		}
+		add(list)
 	}
 	if tm := firstKnown(temporal.Find(q.Text, now)); tm != nil {
 		rs, err := ix.Select(tx, index.Select{Scopes: q.Scopes, From: tm.Start, To: tm.End.Add(-1), Limit: structuredCandidates})
@@ -287,6 +294,34 @@ func queryWords(text string) []string {
 	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
 		return !(r == '.' || r == '-' || r == '\'' || isWordRune(r))
 	})
+}
+
+// keyRecord is the part of a card record its index keywords come from.
+type keyRecord struct {
+	Thread       string   `msgpack:"th"`
+	Type         string   `msgpack:"ty"`
+	Status       string   `msgpack:"st"`
+	Participants []string `msgpack:"p,omitempty"`
+	Entities     []string `msgpack:"en,omitempty"`
+}
+
+// cardKeywords returns the index keywords of each card of rs, decoding
+// only the fields they come from.
+func cardKeywords(tx *bolt.Tx, rs []index.Result) (map[uint64][]string, error) {
+	out := make(map[uint64][]string, len(rs))
+	b := tx.Bucket(kv.BucketEvents)
+	for _, r := range rs {
+		v := b.Get(kv.Key(r.ID))
+		if v == nil {
+			return nil, fmt.Errorf("event %d: %w", r.ID, ErrNotFound)
+		}
+		var k keyRecord
+		if _, err := kv.Decode(v, &k, cardVersion); err != nil {
+			return nil, fmt.Errorf("event %d: %w", r.ID, err)
+		}
+		out[r.ID] = Keywords(&Card{Thread: k.Thread, EventType: Type(k.Type), Status: Status(k.Status), Participants: k.Participants, Entities: k.Entities})
+	}
+	return out, nil
 }
 
 // byTimeFit orders cards overlapping [start, end) by how well their

@@ -23,7 +23,7 @@ const (
 	MaxCites         = 8
 	MaxNames         = 12
 	MaxNameRunes     = 64
-	MaxCardsPerBlock = 32
+	MaxCardsPerBlock = 48
 )
 
 // Source is what validation checks a proposed card against: the target

@@ -54,6 +54,7 @@ type locomoRun struct {
 	blocks, cards, failed int
 	ingest, measure       time.Duration
 	total                 time.Duration
+	coverage              locomo.Coverage // gold turns with an event card
 }
 
 func runLoCoMo(ctx context.Context, o *common, data string, k, rounds int, details string) (report, error) {
@@ -191,6 +192,9 @@ func locomoMeasure(ctx context.Context, run *locomoRun, c *locomo.Conversation, 
 		return err
 	}
 	defer mem.Close()
+	if err := run.coverage.Measure(ctx, mem, c, m); err != nil {
+		return err
+	}
 	opts := stratagate.AskOptions{Scopes: []string{locomoScope}, MaxRounds: run.rounds}
 	if err := run.eval.Run(ctx, mem, c, m, opts.Scopes, opts, done); err != nil {
 		return err
@@ -293,6 +297,7 @@ func (run *locomoRun) report() report {
 	r.add("messages", "messages", e.Messages)
 	r.add("blocks", "blocks", run.blocks)
 	r.add("cards", "event cards", run.cards)
+	r.add("card_coverage", "gold turns with an event card", run.coverage.Fraction())
 	r.add("jobs_failed", "jobs failed", run.failed)
 	r.add("ingest_s", "ingest incl. WaitIdle (s)", run.ingest.Seconds())
 	r.add("measure_s", "questions (s)", run.measure.Seconds())
@@ -360,7 +365,8 @@ func (run *locomoRun) table(w io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "(per category: recall / hit; Ask's evidence is the answer's, not cut to k; Ask seen is every message it retrieved)\n\n")
+	fmt.Fprintf(w, "(per category: recall / hit; Ask's evidence is the answer's, not cut to k; Ask seen is every message it retrieved)\n")
+	fmt.Fprintf(w, "card coverage: %s have an event card\n\n", run.coverage)
 
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "conversation\tquestions\tSearchRaw\tRaw ±1\tSearchEvents\tAsk\tAsk seen\tfalse suff.\tabstain\ttemporal\tturns/suff.\t\n")

@@ -177,7 +177,7 @@
 // # Event extraction
 //
 // For model.TaskExtractEvents the output is a model.ExtractOutput: at
-// most 12 event cards for the target block, {"events":[]} when there are
+// most 48 event cards for the target block, {"events":[]} when there are
 // none (always for a block without messages). Each card comes from one
 // candidate sentence and cites exactly the one message that contains it.
 //
@@ -250,15 +250,26 @@
 // words npm, pnpm, yarn, vite, webpack, git, docker, postgres, sqlite …
 //
 // Candidates. A user-message sentence is a candidate when it does not end
-// with a question mark, has at least two cue words, and either has a
-// subject and (a typed cue or a temporal expression), or has a typed cue
-// and a temporal expression (the speaker is then the implicit subject).
-// It has a subject when it contains a first-person word (I, I'm, I've,
-// I'll, I'd, me, my, mine, myself, we, we're, we've, we'll, we'd, us,
-// our, ours, ourselves, let's), names a person, or its first word after
-// fillers is a known name ("Pixel is eleven …"). Temporal expressions are
-// those events/temporal.Find reports in the quote, resolved against the
-// message time. An assistant sentence is a candidate only when it
+// with a question mark, has at least two cue words, has at least one
+// topic word, and either has a subject and (a typed cue or a temporal
+// expression), or has a typed cue and a temporal expression (the speaker
+// is then the implicit subject), or is a statement. It has a subject when
+// it contains a first-person word (I, I'm, I've, I'll, I'd, me, my, mine,
+// myself, we, we're, we've, we'll, we'd, us, our, ours, ourselves,
+// let's), names a person, or its first word after fillers is a known name
+// ("Pixel is eleven …"). A topic word is a cue word that is a match key
+// (below) and not a reaction word: words that react to what the other
+// person said, thank, agree, greet or wish well (amazing, proud, love,
+// enjoy, hope, wait, agree, appreciate, hear, look, morning, talk …;
+// reactionWord in extract_statements.go), so "I love that!", "I'm so
+// proud of you" and "I can't wait to see it" are acknowledgements and
+// yield nothing. A statement is a sentence with a subject or a singular
+// third-person pronoun (he, she, his, her, him) and no cue that makes it a
+// candidate otherwise: "My grandmother grew up on a farm", "I collect old
+// maps", "She plays the cello". A message yields at most three statement
+// cards (its first three); sentences with cues are not counted. Temporal
+// expressions are those events/temporal.Find reports in the quote,
+// resolved against the message time. An assistant sentence is a candidate only when it
 // restates: it begins with a head of one to four words before a colon
 // (the colon within the first 48 bytes) that contains recorded, noted,
 // decision, decided, correction, corrected, updated, logged or confirmed,
@@ -268,10 +279,12 @@
 // case and white space, the first is kept. An assistant restatement is
 // dropped when it shares at least two match keys (below) with an earlier
 // kept user candidate of the block: the user's own words are the better
-// evidence. When more than 12 candidates remain, each scores 4 for a
+// evidence. When more than 48 candidates remain, each scores 4 for a
 // decision or correction cue, 2 for a temporal expression, 1 for a
-// typed cue and 1 for a criticality other than routine; the 12 best are
-// kept (ties: earlier first) and returned in message order.
+// typed cue and 1 for a criticality other than routine; the best of each
+// message (ties: earlier first) are kept first, so that every message
+// that states something keeps a card, then the best of the rest, up to
+// 48 (ties: earlier first); they are returned in message order.
 //
 // Event type. The types of all typed cues compete in the order decision,
 // cancellation, migration, life_event, task_completed, incident,
@@ -373,7 +386,8 @@
 // *model.ProjectInput or a model.ProjectInput, and the output is a
 // model.ProjectOutput, {"ops":[]} when nothing is found (always for a
 // batch without events). The rules below are data-driven: every phrase
-// and word list lives in project_lexicon.go.
+// and word list lives in the project_triggers.go, project_terms.go and
+// project_words.go tables.
 //
 // Citations. Every op cites the event it was read from (a completed
 // move also cites the plan that named its place), and only events of
@@ -488,7 +502,7 @@
 // cancelled and has not already given them a home, proposes lives_in the
 // remembered place citing the move event first and the plan second, with
 // ValidFrom the move event's happened start (else its mention time).
-// Someone else's report of a plan ("Leo is moving to the West Coast")
+// Someone else's report of a plan ("Leo is moving to Denver")
 // is not remembered. Y must not be a person, a project, a lexicon term
 // or a known node of another kind. ValidFrom is otherwise left empty: the
 // graph uses the event's happened start, else its mention time.

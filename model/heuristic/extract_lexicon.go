@@ -2,7 +2,8 @@ package heuristic
 
 // The extraction lexicon is data: a table of cue phrases, each with the
 // event type it suggests and the flags it sets, plus a few small word
-// lists. Rules live in extract.go; this file only says which words count.
+// lists. Rules live in extract_candidates.go and its siblings; this file only
+// says which words count.
 
 // cueFlag marks what a cue says about a sentence besides its event type.
 type cueFlag uint16
