@@ -85,6 +85,7 @@ type scored struct {
 	nHead    int  // covered Head terms
 	asks     bool // a question without its reply: not evidence
 	offTime  bool // neither dated nor said within the question's time
+	said     bool // dated only by the day it was said ("just opened")
 	about    bool // a window member is about the subject (aboutSubject)
 	typed    bool // the window holds an answer of the asked type (answerTyped)
 }
@@ -212,6 +213,10 @@ func (HeuristicAssessor) Assess(_ context.Context, q *Question, b *Batch, st *St
 			start, end, _, _, ok = dateOf(q, &b.Items[c])
 		}
 		s.dated = ok
+		if ok && isMessageLike(it) && len(it.Times) > 0 {
+			tm, _ := sentenceTime(q, it.Text, it.Times)
+			s.said = tm.Basis == "said"
+		}
 		if q.Time != nil && q.Time.Known() {
 			// The question's time is when it happened or when it was said
 			// ("What did Sam share on 16 June?"); an item neither dated
@@ -320,6 +325,10 @@ func (HeuristicAssessor) Assess(_ context.Context, q *Question, b *Batch, st *St
 		}
 		if q.WantsTime && x.dated != y.dated {
 			return x.dated
+		}
+		if q.WantsTime && x.dated && y.dated && x.said != y.said {
+			// A date the text states before the day it was said on.
+			return y.said
 		}
 		if q.WantsTime && q.Past && x.dated && y.dated {
 			// A report of the occurrence before a plan for it.

@@ -55,3 +55,38 @@ func TestSentenceTime(t *testing.T) {
 		})
 	}
 }
+
+func TestGoingToIsAPlanOnlyAfterBe(t *testing.T) {
+	for text, plan := range map[string]bool{
+		"I'm going to start a pottery class.":            true,
+		"We are going to the coast next month.":          true,
+		"I started going to yoga classes with my sister": false,
+		"Going to the market was fun.":                   false,
+	} {
+		assert.Equal(t, plan, isPlan(&Item{Ref: "m1", Text: text}), text)
+	}
+}
+
+// Between two dated reports of equal cover, a time the text states wins
+// over the day it was said.
+func TestStatedDateBeforeSaidDay(t *testing.T) {
+	said := time.Date(2024, 5, 10, 9, 0, 0, 0, time.UTC)
+	day := func(d int) (time.Time, time.Time) {
+		s := time.Date(2024, 5, d, 0, 0, 0, 0, time.UTC)
+		return s, s.AddDate(0, 0, 1)
+	}
+	s1, e1 := day(10)
+	s2, e2 := day(4)
+	justItem := Item{Ref: "m1", Kind: KindMessage, MessageIDs: []uint64{1}, Speaker: "Ana", MentionedAt: said,
+		Text: "I just ran a charity race!", HappenedStart: s1, HappenedEnd: e1, Precision: "day", TimeText: "just ran",
+		Times: []TimeMention{{Text: "just ran", Start: s1, End: e1, Precision: "day", Basis: "said"}}}
+	lastItem := Item{Ref: "m2", Kind: KindMessage, MessageIDs: []uint64{2}, Speaker: "Ana", MentionedAt: said,
+		Text: "Last Saturday I ran a charity race.", HappenedStart: s2, HappenedEnd: e2, Precision: "day", TimeText: "Last Saturday",
+		Times: []TimeMention{{Text: "Last Saturday", Start: s2, End: e2, Precision: "day", Basis: "relative"}}}
+	q := Analyze("When did Ana run a charity race?", said)
+	s := NewSessionQuestion(q, Budget{})
+	b := s.Observe(Batch{Strategy: SearchRawMemory, Items: []Item{justItem, lastItem}})
+	a, err := HeuristicAssessor{}.Assess(t.Context(), q, b, s.State())
+	assert.NoError(t, err)
+	assert.Equal(t, "m2", a.EvidenceRefs[0])
+}

@@ -102,7 +102,8 @@ func isPlan(it *Item) bool {
 			}
 			switch {
 			case planWords[w.key], strings.HasSuffix(lowWord(w), "'ll"),
-				w.key == "going" && next == "to",
+				// "I'm going to", not "started going to the gym".
+				w.key == "going" && next == "to" && i > 0 && beWords[words[i-1].key],
 				w.key == "next" && (periodWords[next] || calendarWords[next]),
 				planVerbs[w.key] && (next == "to" || next == "on"),
 				changeVerbs[w.key] && i > 0 && beWords[words[i-1].key]:
