@@ -739,6 +739,9 @@ func RunSession(ctx context.Context, s *Session, r Retriever, a Assessor, ans An
 		// accompanies), then the rest of the cited set.
 		ev := kept
 		for _, it := range kept {
+			if q.WantsList {
+				break // a list is its items; their windows would crowd them out
+			}
 			for _, w := range s.window(it) {
 				if !hasRef(ev, w.Ref) {
 					ev = append(ev, w)
