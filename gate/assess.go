@@ -543,7 +543,7 @@ func (HeuristicAssessor) Assess(_ context.Context, q *Question, b *Batch, st *St
 			a.NextStrategy, a.NextTarget, a.NextQuery = dateStep(q, b, rel, st)
 		}
 	case coverage >= bar && allEnts && keyOK && answerable && (!q.WantsTime || dated != nil) &&
-		(!q.WantsList || sources(rel) >= 2 || lastRound || listSearched) && !planOnly && stateNext == "":
+		(!q.WantsList || (sources(rel) >= 2 && usedChannel(st, chRaw)) || lastRound || listSearched) && !planOnly && stateNext == "":
 		a.Verdict = Sufficient
 		a.NextStrategy = Answer
 	default:
@@ -560,7 +560,9 @@ func (HeuristicAssessor) Assess(_ context.Context, q *Question, b *Batch, st *St
 		case q.WantsTime && dated == nil:
 			a.Missing = "occurrence date"
 			a.NextStrategy, a.NextTarget, a.NextQuery = dateStep(q, b, rel, st)
-		case q.WantsList && sources(rel) < 2 && !lastRound && !listSearched:
+		case q.WantsList && (sources(rel) < 2 || !usedChannel(st, chRaw)) && !lastRound && !listSearched:
+			// A list is complete only once the messages themselves were
+			// searched: cards may hold some of its items.
 			a.Missing = "other items of the list"
 		case planOnly:
 			a.Missing = "a report of the occurrence (only a plan found)"

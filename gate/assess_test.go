@@ -62,6 +62,15 @@ func TestHeuristicAssessor(t *testing.T) {
 			verdict: gate.Sufficient, strategy: gate.Answer, refs: []string{"e1", "e3"},
 		},
 		{
+			name:     "a list from cards alone waits for the raw source",
+			question: "Which pets does Mia have?",
+			items: []gate.Item{
+				{Ref: "e1", Title: "Mia adopted a kitten named Luna"},
+				{Ref: "e3", Title: "Mia's parrot Kiwi learned a word"},
+			},
+			verdict: gate.Partial, strategy: gate.SearchRawMemory, refs: []string{"e1", "e3"}, missing: "other items of the list",
+		},
+		{
 			name:     "list with one item on the first round is partial",
 			question: "Which pets does Mia have?",
 			items:    []gate.Item{{Ref: "e1", Title: "Mia adopted a kitten named Luna"}},
@@ -130,7 +139,7 @@ func TestHeuristicAssessor(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			st := gate.SearchEvents
-			if tc.name == "raw search without enough: expand the block of the message" {
+			if tc.name == "raw search without enough: expand the block of the message" || tc.name == "list with two matching items is sufficient" {
 				st = gate.SearchRawMemory
 			}
 			a := assess(t, tc.question, st, tc.items...)

@@ -213,9 +213,10 @@
 //     "events about <entities, words>", next channel.
 //   - Coverage ≥ 0.6, every entity covered, the key Topic term covered
 //     (with weights), a dated item when WantsTime,
-//     when WantsList ≥ 2 items of distinct sources (items linked to each
-//     other count once; one item is enough in the last round or once both
-//     the raw source and a block expansion were searched), not a plan
+//     when WantsList ≥ 2 items of distinct sources once the raw source
+//     was searched (items linked to each other count once; cards alone
+//     may hold only some items; one item is enough in the last round or
+//     once both the raw source and a block expansion were searched), not a plan
 //     only (below), and a settled current state (below): sufficient,
 //     answer.
 //   - Otherwise partial, with Missing "evidence mentioning <entity>",
