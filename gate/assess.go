@@ -499,6 +499,12 @@ func (HeuristicAssessor) Assess(_ context.Context, q *Question, b *Batch, st *St
 		}
 	}
 
+	// Cards summarise: a content answer quotes a message (or the graph),
+	// or waits until the raw source was searched.
+	quotesSource := false
+	for _, s := range rel {
+		quotesSource = quotesSource || isMessageLike(s.item) || isNode(s.item)
+	}
 	bar := SufficientContentCoverage
 	if q.WantsTime {
 		bar = SufficientCoverage
@@ -543,7 +549,8 @@ func (HeuristicAssessor) Assess(_ context.Context, q *Question, b *Batch, st *St
 			a.NextStrategy, a.NextTarget, a.NextQuery = dateStep(q, b, rel, st)
 		}
 	case coverage >= bar && allEnts && keyOK && answerable && (!q.WantsTime || dated != nil) &&
-		(!q.WantsList || (sources(rel) >= 2 && usedChannel(st, chRaw)) || lastRound || listSearched) && !planOnly && stateNext == "":
+		(!q.WantsList || (sources(rel) >= 2 && usedChannel(st, chRaw)) || lastRound || listSearched) && !planOnly && stateNext == "" &&
+		(q.WantsTime || q.WantsList || stateQ || quotesSource || usedChannel(st, chRaw) || usedChannel(st, chGraph) || lastRound):
 		a.Verdict = Sufficient
 		a.NextStrategy = Answer
 	default:
@@ -567,6 +574,11 @@ func (HeuristicAssessor) Assess(_ context.Context, q *Question, b *Batch, st *St
 		case planOnly:
 			a.Missing = "a report of the occurrence (only a plan found)"
 			a.NextQuery = reportQuery(q, rel)
+		case stateNext == "":
+			// Cards summarise; the answer's wording is checked against
+			// the messages themselves before it is given.
+			a.Missing = "the source messages (only event cards found)"
+			a.NextStrategy, a.NextTarget = SearchRawMemory, ""
 		default: // an unsettled current state
 			a.Missing = "the current state (latest evidence)"
 			a.NextStrategy, a.NextTarget = stateNext, ""

@@ -124,10 +124,18 @@ func TestHeuristicAssessor(t *testing.T) {
 			name:     "items dated outside the question's time are not evidence",
 			question: "What did Mia cook on 7 May 2023?",
 			items: []gate.Item{
-				{Ref: "e1", Title: "Mia cooked ramen", HappenedStart: s7.AddDate(0, 0, 3), HappenedEnd: e7.AddDate(0, 0, 3), Precision: "day"},
+				{Ref: "m1", Speaker: "Mia", Text: "I cooked ramen", HappenedStart: s7.AddDate(0, 0, 3), HappenedEnd: e7.AddDate(0, 0, 3), Precision: "day"},
+				{Ref: "m2", Speaker: "Mia", Text: "I cooked paella", HappenedStart: s7, HappenedEnd: e7, Precision: "day"},
+			},
+			verdict: gate.Sufficient, strategy: gate.Answer, refs: []string{"m2"},
+		},
+		{
+			name:     "a content answer from cards alone checks the source messages",
+			question: "What did Mia cook on 7 May 2023?",
+			items: []gate.Item{
 				{Ref: "e2", Title: "Mia cooked paella", HappenedStart: s7, HappenedEnd: e7, Precision: "day"},
 			},
-			verdict: gate.Sufficient, strategy: gate.Answer, refs: []string{"e2"},
+			verdict: gate.Partial, strategy: gate.SearchRawMemory, refs: []string{"e2"}, missing: "the source messages (only event cards found)",
 		},
 		{
 			name:     "raw search without enough: expand the block of the message",

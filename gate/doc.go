@@ -217,7 +217,10 @@
 //     was searched (items linked to each other count once; cards alone
 //     may hold only some items; one item is enough in the last round or
 //     once both the raw source and a block expansion were searched), not a plan
-//     only (below), and a settled current state (below): sufficient,
+//     only (below), a settled current state (below), and — for a
+//     content answer (no time, list or current-state question) — an item
+//     quoting a message or the graph, else a search of the raw source
+//     done ("the source messages (only event cards found)"): sufficient,
 //     answer.
 //   - Otherwise partial, with Missing "evidence mentioning <entity>",
 //     "evidence about <uncovered words>", "occurrence date", "other items
