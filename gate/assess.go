@@ -123,6 +123,10 @@ func (HeuristicAssessor) Assess(_ context.Context, q *Question, b *Batch, st *St
 	// terms (a source message covers what its event says).
 	anchors := st.Cited()
 
+	var entFlat []string
+	for _, ets := range entTerms {
+		entFlat = append(entFlat, ets...)
+	}
 	ctxOf := contextOf(b)
 	mention := mentionSet(q)
 	subject := subjectTerms(q)
@@ -138,6 +142,7 @@ func (HeuristicAssessor) Assess(_ context.Context, q *Question, b *Batch, st *St
 			continue // judged within its item's window
 		}
 		set := itemTermSet(it)
+		nickname(set, it.Speaker, entFlat)
 		for k := range anchors {
 			if linked(it, &anchors[k]) {
 				for t := range itemTermSet(&anchors[k]) {
@@ -152,6 +157,7 @@ func (HeuristicAssessor) Assess(_ context.Context, q *Question, b *Batch, st *St
 		asksHere := asks
 		for _, c := range ctxOf[i] {
 			cs := itemTermSet(&b.Items[c])
+			nickname(cs, b.Items[c].Speaker, entFlat)
 			adds := false
 			for t := range cs {
 				if !set[t] && mention[t] {
@@ -169,6 +175,7 @@ func (HeuristicAssessor) Assess(_ context.Context, q *Question, b *Batch, st *St
 		sets := []map[string]bool{maps.Clone(set)}
 		for _, c := range contrib[i] {
 			cs := itemTermSet(&b.Items[c])
+			nickname(cs, b.Items[c].Speaker, entFlat)
 			sets = append(sets, cs)
 			for t := range cs {
 				set[t] = true
@@ -926,4 +933,21 @@ func halfTopic(q *Question, covered []bool) bool {
 		}
 	}
 	return n >= 4 && 2*got >= n
+}
+
+// nickname adds to set each entity term of the question that is a short
+// form of a term of the speaker's name ("Mel" for Melanie, "Chris" for
+// Christopher): people are asked about by the names others call them.
+// The short form has three letters or more.
+func nickname(set map[string]bool, speaker string, entTerms []string) {
+	if speaker == "" || len(entTerms) == 0 {
+		return
+	}
+	for _, st := range bm25.AppendTerms(nil, speaker) {
+		for _, et := range entTerms {
+			if len(et) >= 3 && len(et) < len(st) && strings.HasPrefix(st, et) {
+				set[et] = true
+			}
+		}
+	}
 }

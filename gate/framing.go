@@ -22,7 +22,8 @@ var (
 	// stopwords and question words.
 	sentenceFraming = wordSet("according", "besides", "regarding", "considering", "given", "based", "apart", "aside",
 		"overall", "also", "both", "each", "every", "many", "most", "such", "other", "another", "during", "since",
-		"while", "after", "before", "recently", "lately", "currently", "please", "us", "both")
+		"while", "after", "before", "recently", "lately", "currently", "please", "us", "both", "around", "within",
+		"throughout", "near", "towards", "toward", "approximately", "roughly")
 
 	// purposeDeterminers after "to <word>" show that the word is a verb
 	// taking an object — a purpose clause ("…a fair to get more

@@ -82,3 +82,15 @@ func TestContextWindowCitesTheReply(t *testing.T) {
 	a = assessWeighted(t, "How did Ana get her dog?", items[:1], nil, nil)
 	assert.NotEqual(t, gate.Sufficient, a.Verdict)
 }
+
+// A person is asked about by a short form of their name.
+func TestNicknameCoversTheSpeaker(t *testing.T) {
+	items := []gate.Item{{Ref: "m1", Speaker: "Christina", Text: "We glazed two mugs at the pottery class yesterday."}}
+	a := assessWeighted(t, "What did Chris glaze at the pottery class?", items, nil, nil)
+	assert.Equal(t, gate.Sufficient, a.Verdict, a.Fit)
+	// Two letters are no short form.
+	items = []gate.Item{{Ref: "m1", Speaker: "Christina", Text: "We glazed two mugs at the pottery class yesterday."}}
+	a = assessWeighted(t, "What did Ch glaze at the pottery class?", items, nil, nil)
+	assert.NotEqual(t, gate.Sufficient, a.Verdict)
+	assert.Equal(t, []string{"Ana"}, gate.Analyze("Around which holiday did Ana travel?", now).Entities)
+}
