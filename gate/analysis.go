@@ -56,6 +56,10 @@ type Question struct {
 	Ago          bool
 	Between      [2][]string
 	DurationUnit string
+	// MentionTime: a time question about saying something ("When did Sam
+	// mention the trip?", "…talk about…"): the answer is when the
+	// evidence was said, its MentionedAt.
+	MentionTime bool
 
 	relation  relation          // where-questions: the relation cues to prefer
 	altEntity map[int]bool      // indexes of Entities that are either-or alternatives
@@ -250,6 +254,13 @@ func Analyze(question string, now time.Time) *Question {
 	}
 	q.Now = now
 	analyseDuration(q, words)
+	if q.WantsTime && !q.Ago && len(q.Between[0]) == 0 {
+		for _, w := range words {
+			if mentionVerbs[w.key] {
+				q.MentionTime = true
+			}
+		}
+	}
 
 	// Framing words shape the answer, not its topic: not content.
 	for _, w := range words {

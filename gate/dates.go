@@ -13,7 +13,8 @@ import "strings"
 // before it that covers nothing but names a time — a question or a short
 // exclamation — sets the scene ("Guess what I did this week? I applied to
 // two agencies!", "Last weekend was wild! We…"); else the time of
-// the sentence next most about the question. A message none of whose
+// the sentence next most about the question, unless it speaks of another
+// event ("I'm also hosting…"). A message none of whose
 // timed sentences covers the question is undated for it.
 func sentenceTime(q *Question, text string, times []TimeMention) (TimeMention, bool) {
 	units := splitUnits(text, isDateUnitEnd)
@@ -75,7 +76,7 @@ func sentenceTime(q *Question, text string, times []TimeMention) (TimeMention, b
 	// week!").
 	for c := cover[best] - 1; c > 0; c-- {
 		for u := range units {
-			if cover[u] == c {
+			if cover[u] == c && !anotherEvent(units[u]) {
 				if tm, ok := in(u); ok {
 					return tm, true
 				}
@@ -92,4 +93,18 @@ func sentenceTime(q *Question, text string, times []TimeMention) (TimeMention, b
 func sceneSetter(u string) bool {
 	u = strings.TrimSpace(u)
 	return strings.HasSuffix(u, "?") || len(strings.Fields(u)) <= 5
+}
+
+// otherEventWords open a sentence about another event than the one
+// before it ("I'm also hosting a competition next month", "Another
+// thing: …"): its time is not the other sentence's.
+var otherEventWords = wordSet("also", "another", "additionally", "plus", "besides", "meanwhile", "separately")
+
+func anotherEvent(u string) bool {
+	for _, w := range scanWords(u) {
+		if otherEventWords[w.key] {
+			return true
+		}
+	}
+	return false
 }

@@ -90,3 +90,25 @@ func TestStatedDateBeforeSaidDay(t *testing.T) {
 	assert.NoError(t, err)
 	assert.Equal(t, "m2", a.EvidenceRefs[0])
 }
+
+func TestSentenceTimeSkipsAnotherEvent(t *testing.T) {
+	now := time.Date(2024, 6, 1, 12, 0, 0, 0, time.UTC)
+	s := time.Date(2024, 7, 1, 0, 0, 0, 0, time.UTC)
+	q := Analyze("When did Ana start expanding her bakery's catering?", now)
+	_, ok := sentenceTime(q, "I'm expanding my bakery's catering to offices. I'm also hosting a bread fair at the bakery next month.",
+		[]TimeMention{{Text: "next month", Start: s, End: s.AddDate(0, 1, 0), Precision: "month", Basis: "relative"}})
+	assert.False(t, ok, "the fair's month is not the catering's")
+}
+
+func TestMentionTimeQuestion(t *testing.T) {
+	now := time.Date(2024, 6, 1, 12, 0, 0, 0, time.UTC)
+	q := Analyze("When did Ana mention the lighthouse?", now)
+	assert.True(t, q.MentionTime)
+	said := time.Date(2024, 5, 3, 18, 30, 0, 0, time.UTC)
+	start, end, prec, _, ok := dateOf(q, &Item{Ref: "m1", Text: "We walked to the lighthouse!", MentionedAt: said})
+	assert.True(t, ok)
+	assert.Equal(t, "day", prec)
+	assert.Equal(t, time.Date(2024, 5, 3, 0, 0, 0, 0, time.UTC), start)
+	assert.Equal(t, start.AddDate(0, 0, 1), end)
+	assert.False(t, Analyze("When did Ana visit the lighthouse?", now).MentionTime)
+}

@@ -41,6 +41,11 @@ var (
 		"run", "lead", "belong", "stay", "reside", "need", "want", "go", "teach", "play", "support", "keep", "rent")
 )
 
+// mentionVerbs in a time question ask when something was said ("When
+// did Sam mention the trip?"), not when it happened.
+var mentionVerbs = wordSet("mention", "mentioned", "mentions", "say", "said", "tell", "told", "talk", "talked",
+	"bring", "brought", "discuss", "discussed", "share", "shared")
+
 // purposeSpan returns the word index where a purpose clause starts — "to"
 // after the wh-phrase and at least one content word, followed by a word
 // and then a determiner or object pronoun ("…go to a fair to get more

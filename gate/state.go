@@ -691,6 +691,12 @@ func topicCover(q *Question, it *Item) int {
 // June") is a change of date, not an interval: the date is its last day,
 // and former is the first.
 func dateOf(q *Question, it *Item) (start, end time.Time, precision string, former time.Time, ok bool) {
+	if q != nil && q.MentionTime && !it.MentionedAt.IsZero() {
+		// "When did Sam mention X?" asks when it was said.
+		m := it.MentionedAt
+		start = time.Date(m.Year(), m.Month(), m.Day(), 0, 0, 0, 0, m.Location())
+		return start, start.AddDate(0, 0, 1), "day", time.Time{}, true
+	}
 	if !it.Dated() {
 		return
 	}
