@@ -328,14 +328,15 @@ func (HeuristicAssessor) Assess(_ context.Context, q *Question, b *Batch, st *St
 			return y.offTime
 		}
 		if x.nTerms+x.nEnts != y.nTerms+y.nEnts {
-			// With weights, the rarer words covered first ("hiking with
-			// church friends" before "went camping with church friends").
-			if cx, cy := q.coverage(x.terms), q.coverage(y.terms); len(q.Weights) == len(q.Terms) && cx != cy && x.nEnts == y.nEnts {
+			// For a time question, with weights, the rarer words covered
+			// first: "hiking with church friends" dates the hike, "went
+			// camping with church friends" another outing.
+			if cx, cy := q.coverage(x.terms), q.coverage(y.terms); q.WantsTime && len(q.Weights) == len(q.Terms) && cx != cy && x.nEnts == y.nEnts {
 				return cx > cy
 			}
 			return x.nTerms+x.nEnts > y.nTerms+y.nEnts
 		}
-		if cx, cy := q.coverage(x.terms), q.coverage(y.terms); len(q.Weights) == len(q.Terms) && cx != cy && x.nEnts == y.nEnts {
+		if cx, cy := q.coverage(x.terms), q.coverage(y.terms); q.WantsTime && len(q.Weights) == len(q.Terms) && cx != cy {
 			return cx > cy
 		}
 		if q.WantsTime && x.dated != y.dated {
