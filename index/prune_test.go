@@ -84,3 +84,73 @@ func TestPrunedEqualsExhaustive(t *testing.T) {
 		})
 	}
 }
+
+// A search's result does not depend on the searches before it: pooled
+// scratch state (per-term field slices and score memos reused across
+// queries) never leaks. Queries mix terms present in one field, in both,
+// and in none, and are answered in two orders.
+func TestSearchIndependentOfPreviousQueries(t *testing.T) {
+	for _, fields := range [][]index.Field{
+		{{Name: "text", B: 0.3}},
+		// A text field and a sparse, unnormalised, light second field:
+		// the shape of StrataGate's raw index (text, speaker).
+		{{Name: "text", B: 0.3}, {Name: "who", Weight: 0.5, B: -1}},
+	} {
+		t.Run(fmt.Sprintf("%d fields", len(fields)), func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(7, 7))
+			z := rand.NewZipf(rng, 1.1, 1, 300)
+			ix := index.New("t", fields, index.Options{})
+			db := openDB(t)
+			require.NoError(t, db.Update(func(tx *bolt.Tx) error {
+				for id := uint64(1); id <= 400; id++ {
+					doc := index.Doc{ID: id, Scope: "global", Fields: [][]string{zipfDoc(z, 1+rng.IntN(20))}}
+					if len(fields) == 2 {
+						doc.Fields = append(doc.Fields, []string{fmt.Sprintf("w%d", rng.IntN(6))})
+					}
+					if _, err := ix.Add(tx, doc); err != nil {
+						return err
+					}
+				}
+				return nil
+			}))
+			var qs []index.Query
+			for i := range 60 {
+				q := index.Query{K: 5, Scopes: []string{"global"}}
+				for range 1 + rng.IntN(6) {
+					q.Terms = append(q.Terms, fmt.Sprintf("w%d", z.Uint64()))
+				}
+				if i%4 == 0 {
+					q.Terms = append(q.Terms, "absent")
+				}
+				qs = append(qs, q)
+			}
+			run := func(backward bool) [][]index.Result {
+				out := make([][]index.Result, len(qs))
+				require.NoError(t, db.View(func(tx *bolt.Tx) error {
+					for j := range qs {
+						i := j
+						if backward {
+							i = len(qs) - 1 - j
+						}
+						r, err := ix.Search(tx, qs[i])
+						if err != nil {
+							return err
+						}
+						out[i] = r
+					}
+					return nil
+				}))
+				return out
+			}
+			got := run(false)
+			require.Equal(t, got, run(true))
+			nonEmpty := 0
+			for _, r := range got {
+				if len(r) > 0 {
+					nonEmpty++
+				}
+			}
+			require.Greater(t, nonEmpty, len(qs)/2, "the queries match")
+		})
+	}
+}

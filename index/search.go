@@ -364,6 +364,13 @@ func (ix *Index) plan(b *buckets, s *search, st *stats, terms []string) error {
 		}
 		s.seen[t] = struct{}{}
 		qt := qterm{}
+		if n := len(s.terms); n < cap(s.terms) {
+			// Reuse the per-field slices a pooled search left in this
+			// slot (release keeps them), so that a multi-field query
+			// allocates none per term once warm.
+			slot := &s.terms[:n+1][n]
+			qt.fposts, qt.fpos = slot.fposts[:0], slot.fpos[:0]
+		}
 		if nf == 1 {
 			p, err := ix.term(b, 0, t)
 			if err != nil {
