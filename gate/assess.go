@@ -577,7 +577,12 @@ func (HeuristicAssessor) Assess(_ context.Context, q *Question, b *Batch, st *St
 		case !allEnts:
 			a.Missing = "evidence mentioning " + strings.Join(missingEnts, ", ")
 		case coverage < bar || !keyOK:
-			a.Missing = "evidence about " + uncoveredText(q, covered)
+			if u := uncoveredText(q, covered); u != "" {
+				a.Missing = "evidence about " + u
+			} else {
+				// Every word is somewhere, in no one item.
+				a.Missing = "one item covering " + soughtText(q)
+			}
 		case !answerable:
 			a.Missing = "evidence" + subjectText(q) + answerTypeText(q)
 		case q.WantsTime && dated == nil:
