@@ -54,6 +54,12 @@ type Answer struct {
 	// Memory the assessment is recorded in the file and the answer's use
 	// was recorded under it, with receipt "ask:<AssessmentID>".
 	AssessmentID string
+	// TimeStart, TimeEnd (exclusive) and TimePrecision are the interval a
+	// sufficient answer to a time question states, as its evidence dates
+	// it (for "When did Sam mention X?", the day it was said); zero
+	// otherwise.
+	TimeStart, TimeEnd time.Time
+	TimePrecision      string
 }
 
 // Evidence is one memory an answer used, traceable to its source.
@@ -123,7 +129,8 @@ func (m *Memory) Ask(ctx context.Context, question string, opts AskOptions) (Ans
 	if err != nil {
 		return Answer{}, classify(err)
 	}
-	ans := Answer{Text: res.Text, Verdict: string(res.Verdict), Missing: res.Missing, AssessmentID: res.SufficientAssessmentID}
+	ans := Answer{Text: res.Text, Verdict: string(res.Verdict), Missing: res.Missing, AssessmentID: res.SufficientAssessmentID,
+		TimeStart: res.TimeStart, TimeEnd: res.TimeEnd, TimePrecision: res.TimePrecision}
 	for _, st := range res.Trace {
 		ans.Trace = append(ans.Trace, Step{Strategy: string(st.Strategy), Query: st.Query, Target: st.Target, BatchID: st.BatchID,
 			Verdict: string(st.Verdict), Missing: st.Missing, NewItems: st.NewItems, MessageIDs: st.MessageIDs})

@@ -80,6 +80,9 @@ func TestAskMessageDatedReport(t *testing.T) {
 	assert.True(t, a.Evidence[0].HappenedStart.Equal(day(2023, 5, 3, 0)), "got %v", a.Evidence[0].HappenedStart)
 	assert.Equal(t, "day", a.Evidence[0].Precision)
 	assert.Contains(t, a.Text, "3 May 2023")
+	assert.True(t, a.TimeStart.Equal(day(2023, 5, 3, 0)), "the answer states the day: %v", a.TimeStart)
+	assert.True(t, a.TimeEnd.Equal(day(2023, 5, 4, 0)))
+	assert.Equal(t, "day", a.TimePrecision)
 }
 
 // AskOptions.Now is the question's reference time.

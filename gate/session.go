@@ -94,6 +94,12 @@ type Result struct {
 	// use may adopt (Evidence may hold more: earlier rounds' citations).
 	SufficientRefs []string
 	Rounds         int
+	// TimeStart, TimeEnd and TimePrecision are the interval a time
+	// answer states: the date the answerer read from the first item it
+	// used (for "When did Sam mention X?", when it was said). Zero for
+	// other answers.
+	TimeStart, TimeEnd time.Time
+	TimePrecision      string
 }
 
 // State is a snapshot of a session for the assessor.
@@ -754,6 +760,14 @@ func RunSession(ctx context.Context, s *Session, r Retriever, a Assessor, ans An
 			}
 		}
 		res.Evidence = boundEvidence(ev, len(kept))
+		if q.WantsTime && len(q.Between[0]) == 0 {
+			for i := range kept {
+				if start, end, prec, _, ok := dateOf(q, &kept[i]); ok {
+					res.TimeStart, res.TimeEnd, res.TimePrecision = start, end, prec
+					break
+				}
+			}
+		}
 	}
 	return res, nil
 }

@@ -140,10 +140,11 @@
 // (sufficient, to a scored question, with no gold dia_id in the evidence).
 // TemporalTally scores the answers to category-2 questions whose gold
 // parses (TemporalGold: ParseGold at the date of the session holding the
-// first gold turn): the answer's interval (AnswerTime: the first evidence
-// item with a known happened start and precision) must overlap the gold
-// interval and be no longer than it (TemporalCorrect); an answer without
-// one is wrong.
+// first gold turn): the interval a sufficient answer states
+// (Answer.TimeStart…, else AnswerTime: the first evidence item with a
+// known happened start and precision) must overlap the gold interval and
+// be no longer than it (TemporalCorrect); an answer without one, or one
+// that is not sufficient, is wrong.
 //
 // DurationTally scores, in every measured category, the questions whose
 // gold answer is a length of time (GoldDuration: the whole answer is one

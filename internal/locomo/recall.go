@@ -447,8 +447,12 @@ func (e *Eval) Add(c *Conversation, m Mapping, qi int, r Result) (Item, bool) {
 		// Only a sufficient answer states a date: the evidence of one that
 		// is not is what was found, not an answer.
 		var answered []stratagate.Evidence
-		if r.Answer.Verdict == VerdictSufficient {
-			answered = r.Answer.Evidence
+		if a := r.Answer; a.Verdict == VerdictSufficient {
+			answered = a.Evidence
+			if !a.TimeStart.IsZero() {
+				// The interval the answer states comes first.
+				answered = append([]stratagate.Evidence{{HappenedStart: a.TimeStart, HappenedEnd: a.TimeEnd, Precision: a.TimePrecision}}, answered...)
+			}
 		}
 		ti := e.Temporal.Add(c, q, answered)
 		if ti.Status == GoldParsed {
