@@ -264,6 +264,7 @@ func (run *locomoRun) report() report {
 	ask.add("abstention_rate", "abstention rate", frac(a.Abstentions, a.Questions))
 	ask.add("max_rounds", "retrieval budget (rounds)", cmp.Or(run.rounds, gate.DefaultRounds))
 	ask.add("mean_evidence_turns_sufficient", "mean evidence turns per sufficient answer", e.MeanSufficientTurns())
+	ask.add("sufficient_recall", "evidence recall of sufficient answers", e.MeanSufficientRecall())
 
 	t := e.Temporal
 	var temporal report
@@ -393,6 +394,7 @@ func (run *locomoRun) table(w io.Writer) error {
 	fmt.Fprintf(tw, "  false sufficient\t%d of %d sufficient answers with gold evidence (%.3f)\n", a.FalseSufficient, a.SufficientScored, a.FalseSufficientRate())
 	fmt.Fprintf(tw, "  abstentions\t%d of %d (%.3f)\n", a.Abstentions, a.Questions, frac(a.Abstentions, a.Questions))
 	fmt.Fprintf(tw, "  evidence turns\t%.2f per sufficient answer\n", e.MeanSufficientTurns())
+	fmt.Fprintf(tw, "  sufficient answers' recall\t%.3f\n", e.MeanSufficientRecall())
 	if err := tw.Flush(); err != nil {
 		return err
 	}

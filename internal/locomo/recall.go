@@ -369,8 +369,10 @@ type Eval struct {
 	// AskSeen scores every message Ask retrieved in any round: retrieval,
 	// as against Ask's selection (Ask).
 	AskSeen Channel
-	// SufficientTurns sums EvidenceTurns over the sufficient answers.
-	SufficientTurns int
+	// SufficientTurns sums EvidenceTurns over the sufficient answers, and
+	// SufficientRecall their evidence recall (scored ones).
+	SufficientTurns  int
+	SufficientRecall float64
 	Temporal        TemporalTally
 	Items           []Item
 	// ByConversation holds the same measurement per conversation id
@@ -390,6 +392,15 @@ func (e *Eval) MeanSufficientTurns() float64 {
 		return 0
 	}
 	return float64(e.SufficientTurns) / float64(e.Ask.Sufficient)
+}
+
+// MeanSufficientRecall is the mean evidence recall of the sufficient
+// answers to questions with gold evidence (0 without one).
+func (e *Eval) MeanSufficientRecall() float64 {
+	if e.Ask.SufficientScored == 0 {
+		return 0
+	}
+	return e.SufficientRecall / float64(e.Ask.SufficientScored)
 }
 
 // conv returns the per-conversation Eval of id, created on first use.
@@ -442,6 +453,7 @@ func (e *Eval) Add(c *Conversation, m Mapping, qi int, r Result) (Item, bool) {
 	it.SeenRecall, _, _ = e.AskSeen.Add(q.Category, q.Evidence, m.Dias(r.AskSeen))
 	if r.Answer.Verdict == VerdictSufficient {
 		e.SufficientTurns += it.EvidenceTurns
+		e.SufficientRecall += it.AskRecall
 	}
 	if q.Category == CategoryTemporal {
 		// Only a sufficient answer states a date: the evidence of one that
