@@ -373,8 +373,8 @@ type Eval struct {
 	// SufficientRecall their evidence recall (scored ones).
 	SufficientTurns  int
 	SufficientRecall float64
-	Temporal        TemporalTally
-	Items           []Item
+	Temporal         TemporalTally
+	Items            []Item
 	// ByConversation holds the same measurement per conversation id
 	// (conversation order in Order); nil on a per-conversation Eval.
 	ByConversation map[string]*Eval
