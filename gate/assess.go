@@ -950,7 +950,7 @@ func halfTopic(q *Question, covered []bool) bool {
 }
 
 // nickname adds to set each entity term of the question that is a short
-// form of a term of the speaker's name ("Mel" for Melanie, "Chris" for
+// form of a term of the speaker's name ("Kat" for Katarina, "Chris" for
 // Christopher): people are asked about by the names others call them.
 // The short form has three letters or more.
 func nickname(set map[string]bool, speaker string, entTerms []string) {

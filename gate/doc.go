@@ -117,7 +117,7 @@
 //     pronoun, preposition and imperative words ("Do you remember when",
 //     "In which city", "Can you tell me what"); when the first word is an
 //     auxiliary and no wh-phrase follows the lead-in, yes_no; otherwise
-//     the first wh-phrase anywhere ("Caroline gave a speech when?"); then
+//     the first wh-phrase anywhere ("Ana gave a speech when?"); then
 //     the Chinese question words (什么时候, 多久, 哪些, 谁, 哪里, 为什么,
 //     什么…) anywhere; then a final 吗 (yes_no); else other. "what/which
 //     date|day|week|month|year|time" and "since when" are when; "how long
@@ -204,7 +204,7 @@
 // below) are the evidence refs, dated ones first for time questions.
 // Coverage is the fraction of Terms covered by them, each term weighted by
 // Question.Weights when the caller sets them (Memory.Ask sets each term's
-// idf over the stored messages, so that covering "go" in "When did Melanie
+// idf over the stored messages, so that covering "go" in "When did Katarina
 // go to the museum?" is not most of the question), by 1 otherwise. With
 // weights, the Topic term of highest weight (the rarest word the question
 // is about) must be covered for a sufficient verdict.
