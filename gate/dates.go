@@ -1,6 +1,9 @@
 package gate
 
-import "strings"
+import (
+	"strings"
+	"time"
+)
 
 // sentenceTime picks the time expression that dates a message for a
 // question. A message often holds several sentences and several times
@@ -107,4 +110,78 @@ func anotherEvent(u string) bool {
 		}
 	}
 	return false
+}
+
+// dateOf is the occurrence interval an item gives a time question, and
+// whether it gives one. A message's date comes from the first time
+// expression in it, which may belong to another sentence than the
+// question's subject: it counts only when the sentence (or the label
+// before a colon) holding the expression covers a Topic term (any question term when the question has
+// no Topic). A range introduced by a change verb ("moves from 20 May to 3
+// June") is a change of date, not an interval: the date is its last day,
+// and former is the first.
+func dateOf(q *Question, it *Item) (start, end time.Time, precision string, former time.Time, ok bool) {
+	if q != nil && q.MentionTime && !it.MentionedAt.IsZero() {
+		// "When did Sam mention X?" asks when it was said.
+		m := it.MentionedAt
+		start = time.Date(m.Year(), m.Month(), m.Day(), 0, 0, 0, 0, m.Location())
+		return start, start.AddDate(0, 0, 1), "day", time.Time{}, true
+	}
+	if !it.Dated() {
+		return
+	}
+	start, end, precision = it.HappenedStart, it.HappenedEnd, it.Precision
+	text := it.Text
+	if text == "" {
+		text = it.Quote
+	}
+	timeText := it.TimeText
+	if isMessageLike(it) && len(it.Times) > 0 && q != nil {
+		tm, found := sentenceTime(q, text, it.Times)
+		if !found {
+			return time.Time{}, time.Time{}, "", time.Time{}, false
+		}
+		start, end, precision, timeText = tm.Start, tm.End, tm.Precision, tm.Text
+	} else if isMessageLike(it) && it.TimeText != "" && q != nil {
+		unit := ""
+		for _, u := range splitUnits(text, isDateUnitEnd) {
+			if strings.Contains(u, it.TimeText) {
+				unit = u
+				break
+			}
+		}
+		if unit != "" {
+			u := Item{Text: unit}
+			if len(q.Topic) > 0 && topicCover(q, &u) == 0 || len(q.Topic) == 0 && len(q.Terms) > 0 && itemCover(q, &u) == 0 {
+				return time.Time{}, time.Time{}, "", time.Time{}, false
+			}
+		}
+	}
+	if precision == "range" && !end.IsZero() && end.After(start) && changedRange(text, timeText) {
+		former = start
+		last := end.Add(-time.Nanosecond).In(start.Location())
+		start = time.Date(last.Year(), last.Month(), last.Day(), 0, 0, 0, 0, start.Location())
+		end = start.AddDate(0, 0, 1)
+		precision = "day"
+	}
+	return start, end, precision, former, true
+}
+
+// changeDateVerbs introduce a change of date ("moves from A to B").
+var changeDateVerbs = wordSet("move", "moves", "moved", "moving", "postpone", "postpones", "postponed",
+	"push", "pushes", "pushed", "shift", "shifts", "shifted", "change", "changes", "changed",
+	"reschedule", "reschedules", "rescheduled", "delay", "delays", "delayed", "slip", "slips", "slipped")
+
+// changedRange reports whether the time expression timeText is "from A to
+// B" right after a change verb in text.
+func changedRange(text, timeText string) bool {
+	if timeText == "" || !strings.HasPrefix(strings.ToLower(timeText), "from ") {
+		return false
+	}
+	at := strings.Index(text, timeText)
+	if at <= 0 {
+		return false
+	}
+	words := scanWords(text[:at])
+	return len(words) > 0 && changeDateVerbs[words[len(words)-1].key]
 }
