@@ -17,8 +17,12 @@ vet:
 
 # test: what CI runs. The race detector covers every package; the crash test
 # runs its short form (30 kills).
+# The nested module bench/peers (peer engines, cgo SQLite) runs its own
+# tests without -race, which would rebuild SQLite's C and test nothing of
+# ours.
 test: fmt vet
 	$(GO) test -race -count=1 -timeout 15m $(PKGS)
+	cd bench/peers && $(GO) vet ./... && $(GO) test -count=1 -timeout 10m ./...
 
 demo:
 	$(GO) run ./examples/demo
