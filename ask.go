@@ -166,7 +166,12 @@ type retriever struct {
 	thread string
 }
 
-const askLimit = 8
+// askLimit is the number of hits Ask retrieves per round. Each hit
+// brings its context messages, so a batch of six hits already holds up to
+// eighteen messages; more dilute what the assessor cites (LoCoMo dev, Ask
+// evidence recall at 5/6/7/8/10 hits: 0.633/0.639/0.639/0.632/0.615; see
+// docs/ARCHITECTURE.md).
+const askLimit = 6
 
 func (r *retriever) Retrieve(ctx context.Context, s gate.Step) (gate.Batch, error) {
 	b := gate.Batch{Strategy: s.Strategy, Query: s.Query, Target: s.Target}
