@@ -229,7 +229,9 @@ func answerList(q *Question, evidence []Item) (string, []string, error) {
 		}
 		dup := false
 		for _, p := range parts {
-			if strings.EqualFold(p, s) {
+			// The same words, whatever the closing punctuation: a card's
+			// title and the message it quotes.
+			if strings.EqualFold(strings.TrimRight(p, ".!?… "), strings.TrimRight(s, ".!?… ")) {
 				dup = true
 			}
 		}

@@ -129,3 +129,14 @@ func TestHeuristicAnswererNodeKeyFacts(t *testing.T) {
 	assert.True(t, strings.HasPrefix(text, "Postgres"), text)
 	assert.NotContains(t, text, "pnpm")
 }
+
+func TestListAnswerDropsRepeatsWhateverThePunctuation(t *testing.T) {
+	items := []gate.Item{
+		{Ref: "e1", Title: "Mia adopted a parrot"},
+		{Ref: "m2", Speaker: "Mia", Text: "Mia adopted a parrot!"},
+		{Ref: "e3", Title: "Mia adopted a kitten"},
+	}
+	text, _, err := gate.HeuristicAnswerer{}.Answer(t.Context(), gate.Analyze("Which pets does Mia have?", now), items)
+	require.NoError(t, err)
+	assert.Equal(t, 1, strings.Count(strings.ToLower(text), "parrot"), text)
+}
