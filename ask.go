@@ -217,6 +217,14 @@ func (r *retriever) Retrieve(ctx context.Context, s gate.Step) (gate.Batch, erro
 							return err
 						}
 					}
+					// A reply to a question about a statement ("I adopted a
+					// pup!" — "What's her name?" — "Her name is Shadow!"):
+					// the statement is part of the reply's window.
+					if h.Prev != nil {
+						if err := appendAsked(tx, &b, h.Prev.MessageID, msg.Thread, it.Ref); err != nil {
+							return err
+						}
+					}
 				}
 				return nil
 			})
@@ -402,6 +410,29 @@ func appendContext(tx *bolt.Tx, b *gate.Batch, id uint64, of string) error {
 	it.Of = of
 	b.Items = append(b.Items, it)
 	return nil
+}
+
+// appendAsked appends, as context of ref, the message before prev when
+// prev ends by asking: the statement that question is about.
+func appendAsked(tx *bolt.Tx, b *gate.Batch, prev uint64, thread, of string) error {
+	pm, err := layers.GetMessage(tx, prev)
+	if err != nil {
+		return ignoreNotFound(err)
+	}
+	if !asksOnly(pm.Content) {
+		return nil
+	}
+	before, _ := layers.Neighbours(tx, thread, prev)
+	if before == 0 {
+		return nil
+	}
+	return appendContext(tx, b, before, of)
+}
+
+// asksOnly reports whether a message ends by asking ("Wow, how cute!
+// What's her name?"): the next message answers it.
+func asksOnly(text string) bool {
+	return strings.HasSuffix(strings.TrimSpace(text), "?")
 }
 
 // messageItem turns an L5 message into evidence, resolving the first time

@@ -99,3 +99,21 @@ func TestAskNowIsTheReferenceTime(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, a.Text, "20 days ago")
 }
+
+// Statement, question about it, answer: the name in the answer and the
+// date in the statement make one finding.
+func TestAskStatementQuestionAnswerWindow(t *testing.T) {
+	mem := dialogue(t, []dline{
+		{"Ben", "The kids loved the science fair today.", day(2023, 8, 13, 9)},
+		{"Ana", "On another note, I adopted a pup from a shelter last week!", day(2023, 8, 13, 9)},
+		{"Ben", "So cute! What's her name?", day(2023, 8, 13, 10)},
+		{"Ana", "Her name is Juniper! She is full of energy.", day(2023, 8, 13, 10)},
+		{"Ben", "Sounds like a great dog.", day(2023, 8, 13, 11)},
+		{"Ana", "She really is, we walk every morning.", day(2023, 8, 13, 11)},
+	})
+	a, err := mem.Ask(ctx, "When did Ana adopt Juniper?", stratagate.AskOptions{})
+	require.NoError(t, err)
+	require.Equal(t, "sufficient", a.Verdict, a.Missing)
+	assert.Contains(t, a.Text, "the week of 31 July 2023")
+	assert.True(t, a.TimeStart.Equal(day(2023, 7, 31, 0)), "got %v", a.TimeStart)
+}

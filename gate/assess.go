@@ -49,10 +49,14 @@ func itemTermSet(it *Item) map[string]bool {
 }
 
 // linked reports whether it is the source, or another sighting, of the
-// anchor item: a shared message id, event id or node id.
+// anchor item — a shared message id, event id or node id — or they are
+// one context window (one accompanies the other).
 func linked(it, anchor *Item) bool {
 	if it.Ref == anchor.Ref {
 		return false
+	}
+	if it.Of != "" && it.Of == anchor.Ref || anchor.Of != "" && anchor.Of == it.Ref {
+		return true // one context window: one finding
 	}
 	if it.EventID != 0 && it.EventID == anchor.EventID {
 		return true

@@ -107,7 +107,7 @@
 //     cited evidence").
 //   - Context items (Item.Of set) ride with the item they accompany:
 //     kept only when it is, not counted in Budget.MaxItems nor in
-//     NewItems.
+//     NewItems. An item and its context items are linked (one finding).
 //
 // # Question analysis
 //
