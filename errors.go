@@ -2,6 +2,7 @@ package stratagate
 
 import (
 	"errors"
+	"fmt"
 
 	"github.com/stratagate/stratagate/kv"
 	"github.com/stratagate/stratagate/layers"
@@ -47,3 +48,13 @@ var (
 	// ErrCorrupt marks a record or file that cannot be decoded.
 	ErrCorrupt = kv.ErrCorrupt
 )
+
+// danglingRef is the error for a derived structure (an index, a link)
+// naming a record that cannot be read: the file is damaged, so the error
+// wraps ErrCorrupt (a missing record is not the caller's ErrNotFound).
+func danglingRef(from, kind string, id uint64, err error) error {
+	if errors.Is(err, ErrCorrupt) || errors.Is(err, ErrVersionMismatch) {
+		return fmt.Errorf("%s points at %s %d: %w", from, kind, id, err)
+	}
+	return fmt.Errorf("%w: %s points at %s %d: %v", ErrCorrupt, from, kind, id, err)
+}

@@ -101,7 +101,7 @@ func (m *Memory) SearchEvents(ctx context.Context, q Query) ([]EventHit, error) 
 		for _, r := range ranked {
 			c, err := events.Get(tx, r.ID)
 			if err != nil {
-				return err
+				return danglingRef("event index", "event", r.ID, err)
 			}
 			hits = append(hits, eventHit(&c, r.Score))
 		}

@@ -169,7 +169,7 @@ func (m *Memory) SearchRaw(ctx context.Context, q Query) ([]Hit, error) {
 		for _, r := range res {
 			msg, err := layers.GetMessage(tx, r.ID)
 			if err != nil {
-				return fmt.Errorf("raw index points at message %d: %w", r.ID, err)
+				return danglingRef("raw index", "message", r.ID, err)
 			}
 			h := Hit{
 				MessageID: msg.ID, BlockID: layers.MessageBlock(tx, msg.ID), Thread: msg.Thread,

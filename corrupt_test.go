@@ -1,0 +1,187 @@
+package stratagate_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/stratagate/stratagate"
+	"github.com/stratagate/stratagate/internal/corrupt"
+)
+
+// corruptionSeeds is how many seeds TestCorruptionHarness runs in `make
+// test` (STRATAGATE_CORRUPTION_SEEDS overrides it); FuzzCorruptStore
+// (`make fuzz`) explores beyond them.
+const corruptionSeeds = 48
+
+// sampleBytes builds the sample store (events, graph and all) in dir and
+// returns its bytes.
+func sampleBytes(t testing.TB) []byte {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "sample.sg")
+	mem, err := stratagate.Open(path, &stratagate.Options{NoSync: true})
+	require.NoError(t, err)
+	ingestSample(t, mem)
+	waitIdle(t, mem)
+	require.NoError(t, mem.Close())
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	return data
+}
+
+// TestCorruptionHarness damages the sample store with seeded bit flips,
+// page overwrites and truncations and runs every reading entry point on
+// each copy: nothing may panic or fault, and every error must say the file
+// is damaged (ErrCorrupt, or ErrVersionMismatch for a flipped version
+// byte). What Verify finds is in its report.
+func TestCorruptionHarness(t *testing.T) {
+	data := sampleBytes(t)
+	n := uint64(corruptionSeeds)
+	if v := os.Getenv("STRATAGATE_CORRUPTION_SEEDS"); v != "" {
+		var err error
+		n, err = strconv.ParseUint(v, 10, 64)
+		require.NoError(t, err)
+	}
+	for seed := range n {
+		checkDamaged(t, data, seed)
+	}
+}
+
+// FuzzCorruptStore is the corruption harness under the fuzzer: the input
+// is the damage seed.
+func FuzzCorruptStore(f *testing.F) {
+	data := sampleBytes(f)
+	for seed := range uint64(8) {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, seed uint64) { checkDamaged(t, data, seed) })
+}
+
+// checkDamaged writes the damage of seed to a file and exercises it.
+func checkDamaged(t *testing.T, data []byte, seed uint64) {
+	t.Helper()
+	damaged, what := corrupt.Damage(data, seed)
+	path := filepath.Join(t.TempDir(), "damaged.sg")
+	require.NoError(t, os.WriteFile(path, damaged, 0o600))
+	c := &damageCheck{t: t, seed: seed, what: what}
+	c.readOnly(path)
+	c.writable(path)
+}
+
+type damageCheck struct {
+	t    *testing.T
+	seed uint64
+	what string
+}
+
+// ok fails the test unless err is nil or says the file is damaged.
+func (c *damageCheck) ok(call string, err error) bool {
+	c.t.Helper()
+	if err == nil {
+		return true
+	}
+	if errors.Is(err, stratagate.ErrCorrupt) || errors.Is(err, stratagate.ErrVersionMismatch) {
+		return false
+	}
+	c.t.Errorf("untyped error on a damaged file: seed %d (%s): %s: %v", c.seed, c.what, call, err)
+	return false
+}
+
+func (c *damageCheck) readOnly(path string) {
+	mem, err := stratagate.Open(path, &stratagate.Options{ReadOnly: true, LockTimeout: time.Second})
+	if !c.ok("Open read-only", err) {
+		return
+	}
+	defer mem.Close()
+	rep, err := mem.Verify(ctx)
+	c.ok("Verify", err)
+	_ = rep
+	c.queries(mem)
+}
+
+// writable opens the damaged file for writing (which may rebuild indexes
+// and resume jobs), lets the jobs settle and closes it.
+func (c *damageCheck) writable(path string) {
+	mem, err := stratagate.Open(path, &stratagate.Options{NoSync: true, LockTimeout: time.Second, JobBackoff: time.Millisecond})
+	if !c.ok("Open writable", err) {
+		return
+	}
+	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	_ = mem.WaitIdle(wctx)
+	c.queries(mem)
+	_, err = mem.Append(ctx, turn("t-damaged", 1))
+	c.ok("Append", err)
+	c.ok("Close", mem.Close())
+}
+
+func (c *damageCheck) queries(mem *stratagate.Memory) {
+	q := stratagate.Query{Text: "parrot Kiwi Postgres move", Scopes: atlasScopes}
+	_, err := mem.SearchRaw(ctx, q)
+	c.ok("SearchRaw", err)
+	evs, err := mem.SearchEvents(ctx, q)
+	c.ok("SearchEvents", err)
+	for _, e := range evs {
+		_, err := mem.ExpandEvent(ctx, e.ID)
+		c.ok("ExpandEvent", ignoreNotFound(err))
+	}
+	nodes, err := mem.SearchGraphNodes(ctx, q)
+	c.ok("SearchGraphNodes", err)
+	for _, n := range nodes {
+		_, err := mem.ExpandGraphNode(ctx, n.ID, time.Time{})
+		c.ok("ExpandGraphNode", ignoreNotFound(err))
+		_, err = mem.GraphNodeHistory(ctx, n.ID)
+		c.ok("GraphNodeHistory", ignoreNotFound(err))
+	}
+	_, err = mem.Ask(ctx, "What pet does Mia have?", stratagate.AskOptions{Scopes: atlasScopes})
+	c.ok("Ask", err)
+	_, err = mem.Stats(ctx)
+	c.ok("Stats", err)
+	c.ok("CheckIndexes", ignoreMismatch(mem.CheckIndexes(ctx)))
+	threads, err := mem.Threads(ctx)
+	c.ok("Threads", err)
+	for _, th := range threads {
+		blocks, err := mem.Blocks(ctx, th.Name)
+		c.ok("Blocks", ignoreNotFound(err))
+		for _, b := range blocks {
+			for level := range 6 {
+				_, err := mem.ExpandBlock(ctx, b.ID, level)
+				c.ok("ExpandBlock", ignoreNotReady(ignoreNotFound(err)))
+			}
+		}
+		_, err = mem.Context(ctx, th.Name, 4000)
+		c.ok("Context", ignoreNotFound(err))
+	}
+	_, err = mem.Messages(ctx, 1, 2, 3, 50, 100)
+	c.ok("Messages", ignoreNotFound(err))
+}
+
+// A damaged file may lose the record a listed id names (ErrNotFound), a
+// block's state (ErrNotReady) or an index's agreement with its source
+// (ErrIndexMismatch): those are answers, not failures to read.
+func ignoreNotFound(err error) error {
+	if errors.Is(err, stratagate.ErrNotFound) {
+		return nil
+	}
+	return err
+}
+
+func ignoreNotReady(err error) error {
+	if errors.Is(err, stratagate.ErrNotReady) {
+		return nil
+	}
+	return err
+}
+
+func ignoreMismatch(err error) error {
+	if errors.Is(err, stratagate.ErrIndexMismatch) {
+		return nil
+	}
+	return err
+}
