@@ -58,3 +58,17 @@ func danglingRef(from, kind string, id uint64, err error) error {
 	}
 	return fmt.Errorf("%w: %s points at %s %d: %v", ErrCorrupt, from, kind, id, err)
 }
+
+// searchErr is the error of a search's read transaction. The asked thread
+// not existing is the caller's ErrNotFound; any other missing record was
+// named by an index or a link the store derived itself (a posting, a
+// neighbour entry, a graph link), so the file is damaged: ErrCorrupt.
+func searchErr(err error, thread string) error {
+	if err == nil || !errors.Is(err, ErrNotFound) || errors.Is(err, ErrCorrupt) {
+		return err
+	}
+	if thread != "" && err.Error() == notFound("thread", fmt.Sprintf("%q", thread)).Error() {
+		return err
+	}
+	return fmt.Errorf("%w: a search reached a missing record: %v", ErrCorrupt, err)
+}

@@ -108,7 +108,7 @@ func (m *Memory) SearchEvents(ctx context.Context, q Query) ([]EventHit, error) 
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, searchErr(err, q.Thread)
 	}
 	ids := make([]uint64, len(hits))
 	for i, h := range hits {

@@ -188,7 +188,7 @@ func (m *Memory) SearchRaw(ctx context.Context, q Query) ([]Hit, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, searchErr(err, q.Thread)
 	}
 	ids := make([]uint64, len(hits))
 	for i, h := range hits {

@@ -51,7 +51,7 @@ type DB struct {
 // truncated copy, which bbolt would map and then crash on). A panic or a
 // memory fault while bbolt reads a damaged file also becomes ErrCorrupt.
 func Open(path string, o Options) (db *DB, err error) {
-	absent, err := preOpen(path)
+	absent, err := preOpen(path, !o.ReadOnly)
 	if err != nil {
 		return nil, fmt.Errorf("kv: open %s: %w", path, err)
 	}

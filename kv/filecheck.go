@@ -67,6 +67,13 @@ func parseBoltMeta(page []byte) (boltMeta, bool) {
 // must be reported, not crash the process. A file without a valid meta page
 // is left to bbolt, which rejects it (ErrCorrupt then).
 func checkFileSize(f io.ReaderAt, size int64) error {
+	_, _, err := chooseMeta(f, size)
+	return err
+}
+
+// chooseMeta returns the meta page bbolt will use (ok false when neither
+// is valid, which bbolt reports itself) after the checks of checkFileSize.
+func chooseMeta(f io.ReaderAt, size int64) (boltMeta, bool, error) {
 	var buf [boltPageHeader + boltMetaSize]byte
 	read := func(off int64) (boltMeta, bool) {
 		if off+int64(len(buf)) > size {
@@ -97,20 +104,20 @@ func checkFileSize(f io.ReaderAt, size int64) error {
 	case ok1:
 		m = m1
 	default:
-		return nil
+		return boltMeta{}, false, nil
 	}
 	if !validPageSize(m.pageSize) {
-		return fmt.Errorf("%w: meta page (txid %d) has page size %d", ErrCorrupt, m.txid, m.pageSize)
+		return m, true, fmt.Errorf("%w: meta page (txid %d) has page size %d", ErrCorrupt, m.txid, m.pageSize)
 	}
 	if m.pgid < 2 || m.root >= m.pgid || (m.freelist >= m.pgid && m.freelist != boltNoFreelist) {
-		return fmt.Errorf("%w: meta page (txid %d) has root page %d and freelist page %d for %d pages in use",
+		return m, true, fmt.Errorf("%w: meta page (txid %d) has root page %d and freelist page %d for %d pages in use",
 			ErrCorrupt, m.txid, m.root, m.freelist, m.pgid)
 	}
 	if need := m.pgid * uint64(m.pageSize); need/uint64(m.pageSize) != m.pgid || uint64(size) < need {
-		return fmt.Errorf("%w: file is %d bytes but its meta page (txid %d) uses %d pages of %d bytes: truncated",
+		return m, true, fmt.Errorf("%w: file is %d bytes but its meta page (txid %d) uses %d pages of %d bytes: truncated",
 			ErrCorrupt, size, m.txid, m.pgid, m.pageSize)
 	}
-	return nil
+	return m, true, nil
 }
 
 func validPageSize(n uint32) bool { return n >= 512 && n <= 1<<20 && n&(n-1) == 0 }
@@ -119,9 +126,10 @@ func validPageSize(n uint32) bool { return n >= 512 && n <= 1<<20 && n&(n-1) == 
 // file is absent (so that this call creates it) and refuses, with
 // ErrCorrupt, a zero-length file (bbolt would silently initialise it when
 // writable and fail with a write error when read-only: either way it is not
-// a StrataGate store, and adopting it could hide a lost file) and a file
-// shorter than its meta page says.
-func preOpen(path string) (absent bool, err error) {
+// a StrataGate store, and adopting it could hide a lost file), a file
+// shorter than its meta page says and, when writable, a file whose page
+// structure is damaged (checkPages).
+func preOpen(path string, writable bool) (absent bool, err error) {
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return true, nil
@@ -140,5 +148,12 @@ func preOpen(path string) (absent bool, err error) {
 	if st.Size() == 0 {
 		return false, fmt.Errorf("%w: zero-length file: not a StrataGate file (remove it to create a new store there)", ErrCorrupt)
 	}
-	return false, checkFileSize(f, st.Size())
+	m, ok, err := chooseMeta(f, st.Size())
+	if err != nil || !ok || !writable {
+		return false, err
+	}
+	if err := checkPages(f, m); err != nil {
+		return false, fmt.Errorf("%w (open it read-only to inspect it, or restore a copy)", err)
+	}
+	return false, nil
 }
