@@ -1,7 +1,9 @@
 package stratagate_test
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"errors"
 	"os"
 	"path/filepath"
@@ -9,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/stratagate/stratagate"
@@ -18,7 +21,7 @@ import (
 // corruptionSeeds is how many seeds TestCorruptionHarness runs in `make
 // test` (STRATAGATE_CORRUPTION_SEEDS overrides it); FuzzCorruptStore
 // (`make fuzz`) explores beyond them.
-const corruptionSeeds = 48
+const corruptionSeeds = 16
 
 // sampleBytes builds the sample store (events, graph and all) in dir and
 // returns its bytes.
@@ -57,8 +60,8 @@ func TestCorruptionHarness(t *testing.T) {
 // is the damage seed.
 func FuzzCorruptStore(f *testing.F) {
 	data := sampleBytes(f)
-	for seed := range uint64(8) {
-		f.Add(seed)
+	for seed := range uint64(4) {
+		f.Add(corruptionSeeds + seed) // beyond the harness's own seeds
 	}
 	f.Fuzz(func(t *testing.T, seed uint64) { checkDamaged(t, data, seed) })
 }
@@ -184,4 +187,74 @@ func ignoreMismatch(err error) error {
 		return nil
 	}
 	return err
+}
+
+// TestOpenRefusesDamagedAndForeignFiles: the files the black-box run
+// crashed on or silently adopted are refused with ErrCorrupt, read-only and
+// writable alike, and left byte for byte as they were.
+func TestOpenRefusesDamagedAndForeignFiles(t *testing.T) {
+	data := sampleBytes(t)
+	cases := []struct {
+		name    string
+		content []byte
+		detail  string
+	}{
+		{"truncated to half", data[:len(data)/2], "truncated"},
+		{"truncated to a quarter, mid-page", data[:len(data)/4+100], "truncated"},
+		{"zero-length", []byte{}, "zero-length file"},
+		{"foreign text file", []byte("name,age\nann,41\n"), "sg: corrupt"},
+		{"foreign binary file", bytes.Repeat([]byte{0x7f, 'E', 'L', 'F'}, 5000), "sg: corrupt"},
+	}
+	for _, tc := range cases {
+		for _, ro := range []bool{true, false} {
+			t.Run(fmt.Sprintf("%s read-only=%v", tc.name, ro), func(t *testing.T) {
+				path := filepath.Join(t.TempDir(), "bad.sg")
+				require.NoError(t, os.WriteFile(path, tc.content, 0o600))
+				mem, err := stratagate.Open(path, &stratagate.Options{ReadOnly: ro, LockTimeout: time.Second})
+				require.Error(t, err)
+				assert.Nil(t, mem)
+				assert.ErrorIs(t, err, stratagate.ErrCorrupt)
+				assert.Contains(t, err.Error(), tc.detail)
+				after, err := os.ReadFile(path)
+				require.NoError(t, err)
+				assert.True(t, bytes.Equal(tc.content, after), "the refused file is unchanged")
+			})
+		}
+	}
+	// A path that does not exist is a new store (writable) or ErrNotExist.
+	path := filepath.Join(t.TempDir(), "new.sg")
+	_, err := stratagate.Open(path, &stratagate.Options{ReadOnly: true})
+	assert.ErrorIs(t, err, os.ErrNotExist)
+	mem, err := stratagate.Open(path, &stratagate.Options{NoSync: true})
+	require.NoError(t, err)
+	require.NoError(t, mem.Close())
+}
+
+// TestVerifyReportsDamagedPages: Verify on a file whose pages are damaged
+// reports the damage as violations naming the pass it stopped, instead of
+// crashing or failing to run.
+func TestVerifyReportsDamagedPages(t *testing.T) {
+	data := sampleBytes(t)
+	// Seeds of kind 3 overwrite one page; the first whose file still
+	// opens but whose audit meets the damaged page is checked.
+	for seed := uint64(3); seed < 400; seed += 4 { // kind 3: one page overwritten
+		damaged, what := corrupt.Damage(data, seed)
+		path := filepath.Join(t.TempDir(), "damaged.sg")
+		require.NoError(t, os.WriteFile(path, damaged, 0o600))
+		mem, err := stratagate.Open(path, &stratagate.Options{ReadOnly: true, LockTimeout: time.Second})
+		if err != nil {
+			continue
+		}
+		rep, err := mem.Verify(ctx)
+		require.NoError(t, mem.Close())
+		require.NoError(t, err, "seed %d (%s)", seed, what)
+		for _, v := range rep.Violations {
+			if v.Check == "file.pages" {
+				assert.False(t, rep.OK)
+				assert.Contains(t, v.Detail, "Pass")
+				return
+			}
+		}
+	}
+	t.Fatal("no seed produced page damage that Verify reports as file.pages")
 }

@@ -17,7 +17,7 @@ func FuzzDecodeEventRecords(f *testing.F) {
 	c := Card{ID: 4, Scope: "global", Thread: "t", SourceBlockID: 2, SourceMessageIDs: []uint64{7, 8}, Title: "Moved",
 		Summary: "Ann moved to Lisbon", Tags: []string{"move"}, Quotes: []string{"moved to Lisbon"}, EventType: "life_event",
 		Status: "completed", Participants: []string{"Ann"}, Criticality: "identity", Lifecycle: "active",
-		Temporal: Temporal{MentionedAt: at, HappenedStart: at, HappenedEnd: at.Add(time.Hour), OriginalText: "today", Precision: "day"},
+		Temporal:  Temporal{MentionedAt: at, HappenedStart: at, HappenedEnd: at.Add(time.Hour), OriginalText: "today", Precision: "day"},
 		CreatedAt: at}
 	rec := c.record("")
 	for _, v := range []any{&rec, []uint64{4, 5}, &Use{Adoptions: 2, LastTurn: 9, LastAt: at}} {

@@ -2,8 +2,8 @@ package kv
 
 import (
 	"bytes"
-	"errors"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"sync"
 

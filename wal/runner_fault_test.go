@@ -26,7 +26,9 @@ func TestFailureThatCannotBeRecordedIsRetriedOnOpen(t *testing.T) {
 	defer db.Close()
 	marker := []byte("block-failed")
 	handler := Handler{
-		Run: func(context.Context, Job) (Apply, error) { return nil, Permanent(errors.New("model output never validates")) },
+		Run: func(context.Context, Job) (Apply, error) {
+			return nil, Permanent(errors.New("model output never validates"))
+		},
 		OnFail: func(tx *bolt.Tx, j Job, cause string) error {
 			return tx.Bucket(kv.BucketEvents).Put(marker, []byte(cause))
 		},
