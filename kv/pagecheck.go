@@ -21,12 +21,12 @@ const (
 // pageWalker checks the page structure of a bbolt file through ReadAt: it
 // never touches a mapping, so a damaged page cannot fault it.
 type pageWalker struct {
-	f        io.ReaderAt
-	ps       uint64 // page size
-	hwm      uint64 // pages in use
-	seen     map[uint64]bool
-	freed    map[uint64]bool
-	pageRead []byte
+	f     io.ReaderAt
+	ps    uint64   // page size
+	hwm   uint64   // pages in use (the file holds them all: checked before)
+	seen  []bool   // by page id: reached
+	freed []bool   // by page id: on the freelist
+	bufs  [][]byte // one page buffer per tree depth, reused
 }
 
 // checkPages walks every page reachable from meta m — the freelist, the
@@ -40,7 +40,8 @@ type pageWalker struct {
 // rather than panic. Read-only opens skip it: a damaged page there only
 // panics or faults, which the read guards turn into ErrCorrupt.
 func checkPages(f io.ReaderAt, m boltMeta) error {
-	w := &pageWalker{f: f, ps: uint64(m.pageSize), hwm: m.pgid, seen: map[uint64]bool{0: true, 1: true}, freed: map[uint64]bool{}}
+	w := &pageWalker{f: f, ps: uint64(m.pageSize), hwm: m.pgid, seen: make([]bool, m.pgid), freed: make([]bool, m.pgid)}
+	w.seen[0], w.seen[1] = true, true
 	if m.freelist != boltNoFreelist {
 		if err := w.freelist(m.freelist); err != nil {
 			return fmt.Errorf("%w: freelist: %v", ErrCorrupt, err)
@@ -52,9 +53,9 @@ func checkPages(f io.ReaderAt, m boltMeta) error {
 	return nil
 }
 
-// page reads page id with its overflow pages, after checking that it is in
-// range, unvisited and self-identifying.
-func (w *pageWalker) page(id uint64) ([]byte, error) {
+// page reads page id with its overflow pages into the buffer of depth,
+// after checking that it is in range, unvisited and self-identifying.
+func (w *pageWalker) page(id uint64, depth int) ([]byte, error) {
 	if id < 2 || id >= w.hwm {
 		return nil, fmt.Errorf("page %d: out of range (2–%d)", id, w.hwm-1)
 	}
@@ -79,7 +80,14 @@ func (w *pageWalker) page(id uint64) ([]byte, error) {
 		}
 		w.seen[i] = true
 	}
-	buf := make([]byte, (overflow+1)*w.ps)
+	for len(w.bufs) <= depth {
+		w.bufs = append(w.bufs, nil)
+	}
+	n := (overflow + 1) * w.ps
+	if uint64(cap(w.bufs[depth])) < n {
+		w.bufs[depth] = make([]byte, n)
+	}
+	buf := w.bufs[depth][:n]
 	if _, err := w.f.ReadAt(buf, int64(id*w.ps)); err != nil {
 		return nil, fmt.Errorf("page %d: %v", id, err)
 	}
@@ -87,7 +95,7 @@ func (w *pageWalker) page(id uint64) ([]byte, error) {
 }
 
 func (w *pageWalker) freelist(id uint64) error {
-	p, err := w.page(id)
+	p, err := w.page(id, 0)
 	if err != nil {
 		return err
 	}
@@ -123,7 +131,7 @@ func (w *pageWalker) tree(id uint64, depth int) error {
 	if depth > boltMaxDepth {
 		return fmt.Errorf("page %d: nested deeper than %d", id, boltMaxDepth)
 	}
-	p, err := w.page(id)
+	p, err := w.page(id, depth)
 	if err != nil {
 		return err
 	}
