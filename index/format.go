@@ -203,9 +203,10 @@ func decodeBlock(first uint32, b []byte, dst *chunk) error {
 		if (i == 0) != (delta == 0) {
 			return bad("doc delta")
 		}
-		if d += delta; d > 1<<32-1 {
+		if delta > 1<<32-1 || d+delta > 1<<32-1 { // no wrap-around: docs strictly increase
 			return bad("doc number")
 		}
+		d += delta
 		dst.docs = append(dst.docs, uint32(d))
 		dst.tfs = append(dst.tfs, uint16(tf))
 		dst.lens = append(dst.lens, uint32(l))

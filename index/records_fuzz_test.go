@@ -1,6 +1,7 @@
 package index
 
 import (
+	"encoding/binary"
 	"testing"
 
 	"github.com/RoaringBitmap/roaring/v2"
@@ -45,4 +46,16 @@ func FuzzDecodeIndexMeta(f *testing.F) {
 		}
 		_, _ = ix.decodeStats(v)
 	})
+}
+
+// TestDecodeBlockRejectsWrappingDelta: a doc gap of 2^64−1 wraps the doc
+// number around to below the previous one; the block must be refused, not
+// decoded out of order.
+func TestDecodeBlockRejectsWrappingDelta(t *testing.T) {
+	blk := appendPosting([]byte{postingVersion}, 0, 1, 7)
+	blk = binary.AppendUvarint(blk, 1<<64-1) // the gap
+	blk = binary.AppendUvarint(blk, 7<<2)    // length 7, tf 1
+	var c chunk
+	err := decodeBlock(5, blk, &c)
+	require.ErrorIs(t, err, kv.ErrCorrupt)
 }
