@@ -13,18 +13,22 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	bolt "go.etcd.io/bbolt"
 
 	"github.com/stratagate/stratagate"
 	"github.com/stratagate/stratagate/internal/corrupt"
+	"github.com/stratagate/stratagate/kv"
 )
 
 // corruptionSeeds is how many seeds TestCorruptionHarness runs in `make
-// test` (STRATAGATE_CORRUPTION_SEEDS overrides it); FuzzCorruptStore
-// (`make fuzz`) explores beyond them.
+// test` (STRATAGATE_CORRUPTION_SEEDS overrides it, STRATAGATE_CORRUPTION_SEED
+// runs one); FuzzCorruptStore (`make fuzz`) explores beyond them.
 const corruptionSeeds = 16
 
-// sampleBytes builds the sample store (events, graph and all) in dir and
-// returns its bytes.
+// sampleBytes builds the sample store (events, graph and all) in a
+// temporary directory and returns its bytes. The bytes differ from run to
+// run (times, the order in which background jobs interleave with appends),
+// so a failing seed keeps its damaged file (see checkDamaged).
 func sampleBytes(t testing.TB) []byte {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "sample.sg")
@@ -45,6 +49,12 @@ func sampleBytes(t testing.TB) []byte {
 // byte). What Verify finds is in its report.
 func TestCorruptionHarness(t *testing.T) {
 	data := sampleBytes(t)
+	if v := os.Getenv("STRATAGATE_CORRUPTION_SEED"); v != "" { // run one seed
+		seed, err := strconv.ParseUint(v, 10, 64)
+		require.NoError(t, err)
+		checkDamaged(t, data, seed)
+		return
+	}
 	n := uint64(corruptionSeeds)
 	if v := os.Getenv("STRATAGATE_CORRUPTION_SEEDS"); v != "" {
 		var err error
@@ -75,6 +85,14 @@ func checkDamaged(t *testing.T, data []byte, seed uint64) {
 	c := &damageCheck{t: t, seed: seed, what: what}
 	c.readOnly(path)
 	c.writable(path)
+	if t.Failed() {
+		// Keep the damaged file: the sample's bytes vary between runs, so
+		// the seed alone may not reproduce the failure.
+		keep := filepath.Join(os.TempDir(), fmt.Sprintf("stratagate-damaged-seed%d.sg", seed))
+		if os.WriteFile(keep, damaged, 0o600) == nil {
+			t.Logf("seed %d: damaged file kept at %s", seed, keep)
+		}
+	}
 }
 
 type damageCheck struct {
@@ -257,4 +275,23 @@ func TestVerifyReportsDamagedPages(t *testing.T) {
 		}
 	}
 	t.Fatal("no seed produced page damage that Verify reports as file.pages")
+}
+
+// TestRebuildRefusesMisfiledRecords: a message record stored under another
+// message's key (a flipped bit in its id) makes the index rebuild of
+// CheckIndexes (and of a writable Open that rebuilds) fail with ErrCorrupt,
+// not with the index's "already indexed".
+func TestRebuildRefusesMisfiledRecords(t *testing.T) {
+	src := sampleFile(t)
+	path := damagedCopy(t, src, func(tx *bolt.Tx) error {
+		b := tx.Bucket(kv.BucketMessages)
+		return b.Put(kv.Key(9), bytes.Clone(b.Get(kv.Key(8)))) // message 8's record under key 9
+	})
+	mem, err := stratagate.Open(path, &stratagate.Options{ReadOnly: true})
+	require.NoError(t, err)
+	err = mem.CheckIndexes(ctx)
+	require.NoError(t, mem.Close())
+	require.Error(t, err)
+	assert.ErrorIs(t, err, stratagate.ErrCorrupt)
+	assert.Contains(t, err.Error(), "holds message 8")
 }

@@ -86,10 +86,13 @@ func rebuildRawFrom(src, dst *bolt.Tx, ix *index.Index) error {
 	}
 	tx := src
 	scopes := map[string]string{}
-	return tx.Bucket(kv.BucketMessages).ForEach(func(_, v []byte) error {
+	return tx.Bucket(kv.BucketMessages).ForEach(func(k, v []byte) error {
 		msg, err := layers.DecodeMessage(v)
 		if err != nil {
 			return err
+		}
+		if msg.ID != kv.ID(k) {
+			return fmt.Errorf("%w: message key %x holds message %d", kv.ErrCorrupt, k, msg.ID)
 		}
 		scope, ok := scopes[msg.Thread]
 		if !ok {
@@ -188,6 +191,9 @@ func rebuildEventsFrom(src, dst *bolt.Tx, ix *index.Index) error {
 			forgotten = append(forgotten, c.ID)
 		}
 		_, err := ix.Add(dst, events.Doc(&c))
+		if errors.Is(err, index.ErrDuplicate) {
+			return fmt.Errorf("%w: event %d is stored twice (a damaged record id)", kv.ErrCorrupt, c.ID)
+		}
 		return err
 	}); err != nil {
 		return err
