@@ -45,7 +45,10 @@ var (
 	// ErrVersionMismatch is returned by Open for a file written by a newer
 	// format.
 	ErrVersionMismatch = kv.ErrVersionMismatch
-	// ErrCorrupt marks a record or file that cannot be decoded.
+	// ErrCorrupt marks a damaged file: a record that cannot be decoded, a
+	// page that cannot be read (a panic or memory fault inside bbolt, turned
+	// into this error), a truncated, zero-length or foreign file refused by
+	// Open, or an index naming a record that is not stored.
 	ErrCorrupt = kv.ErrCorrupt
 )
 
