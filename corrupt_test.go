@@ -16,6 +16,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/stratagate/stratagate"
+	"github.com/stratagate/stratagate/events"
 	"github.com/stratagate/stratagate/internal/corrupt"
 	"github.com/stratagate/stratagate/kv"
 )
@@ -294,4 +295,26 @@ func TestRebuildRefusesMisfiledRecords(t *testing.T) {
 	require.Error(t, err)
 	assert.ErrorIs(t, err, stratagate.ErrCorrupt)
 	assert.Contains(t, err.Error(), "holds message 8")
+}
+
+// TestRebuildRefusesUnindexableCard: a stored card that the index refuses
+// (a NUL in a participant name, which no write lets through) is damage:
+// CheckIndexes says ErrCorrupt, not the index's schema error.
+func TestRebuildRefusesUnindexableCard(t *testing.T) {
+	path := damagedCopy(t, sampleFile(t), func(tx *bolt.Tx) error {
+		b := tx.Bucket(kv.BucketEvents)
+		c, err := events.Decode(b.Get(kv.Key(1)))
+		require.NoError(t, err)
+		c.Participants = append(c.Participants, "leo\x00park")
+		v, err := events.Encode(&c)
+		require.NoError(t, err)
+		return b.Put(kv.Key(1), v)
+	})
+	mem, err := stratagate.Open(path, &stratagate.Options{ReadOnly: true})
+	require.NoError(t, err)
+	defer mem.Close()
+	err = mem.CheckIndexes(ctx)
+	require.Error(t, err)
+	assert.ErrorIs(t, err, stratagate.ErrCorrupt)
+	assert.Contains(t, err.Error(), "stored event 1 cannot be indexed")
 }
