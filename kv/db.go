@@ -51,7 +51,7 @@ type DB struct {
 // truncated copy, which bbolt would map and then crash on). A panic or a
 // memory fault while bbolt reads a damaged file also becomes ErrCorrupt.
 func Open(path string, o Options) (db *DB, err error) {
-	absent, err := preOpen(path, !o.ReadOnly)
+	absent, err := absentFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("kv: open %s: %w", path, err)
 	}
@@ -71,8 +71,23 @@ func Open(path string, o Options) (db *DB, err error) {
 				flag |= os.O_EXCL
 			}
 			f, err := os.OpenFile(name, flag, mode)
+			if err != nil || absent {
+				file = f
+				return f, err // a new file: bbolt initialises it under its lock
+			}
+			// Check the existing file before bbolt maps it, under the lock
+			// bbolt takes next (taking it again on the same descriptor is a
+			// no-op), so that a writer elsewhere cannot change it meanwhile.
+			if err := lockFile(f, !o.ReadOnly, o.LockTimeout); err != nil {
+				_ = f.Close()
+				return nil, err
+			}
+			if err := checkOpenFile(f, !o.ReadOnly); err != nil {
+				_ = f.Close()
+				return nil, err
+			}
 			file = f
-			return f, err
+			return f, nil
 		},
 	}
 	var b *bolt.DB
@@ -97,6 +112,9 @@ func Open(path string, o Options) (db *DB, err error) {
 		}
 		if errors.Is(err, berrors.ErrVersionMismatch) {
 			return nil, fmt.Errorf("kv: open %s: %w: %v", path, ErrVersionMismatch, err)
+		}
+		if errors.Is(err, ErrCorrupt) {
+			return nil, fmt.Errorf("kv: open %s: %w", path, err) // our pre-open checks
 		}
 		var pe *os.PathError
 		if errors.As(err, &pe) || errors.Is(err, os.ErrNotExist) || errors.Is(err, os.ErrPermission) {

@@ -31,7 +31,8 @@
 //
 // # Damaged files
 //
-// Open reads bbolt's meta pages itself before bbolt maps the file and
+// Open reads bbolt's meta pages itself, under the file's lock, before bbolt
+// maps the file, and
 // refuses (ErrCorrupt, file unmodified) a zero-length file it did not
 // create, a file shorter than the meta page's high-water mark, and, when
 // writable, a file whose page structure fails a walk of every reachable

@@ -122,38 +122,40 @@ func chooseMeta(f io.ReaderAt, size int64) (boltMeta, bool, error) {
 
 func validPageSize(n uint32) bool { return n >= 512 && n <= 1<<20 && n&(n-1) == 0 }
 
-// preOpen inspects path before bbolt touches it. It reports whether the
-// file is absent (so that this call creates it) and refuses, with
-// ErrCorrupt, a zero-length file (bbolt would silently initialise it when
-// writable and fail with a write error when read-only: either way it is not
-// a StrataGate store, and adopting it could hide a lost file), a file
-// shorter than its meta page says and, when writable, a file whose page
-// structure is damaged (checkPages).
-func preOpen(path string, writable bool) (absent bool, err error) {
-	f, err := os.Open(path)
+// absentFile reports whether nothing exists at path (so that a writable
+// Open creates the file).
+func absentFile(path string) (bool, error) {
+	_, err := os.Stat(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return true, nil
 	}
-	if err != nil {
-		return false, err
-	}
-	defer f.Close()
+	return false, err
+}
+
+// checkOpenFile inspects an existing file before bbolt reads it, holding
+// the file's lock (so that a writer in another process cannot change it
+// meanwhile). It refuses, with ErrCorrupt, a zero-length file (bbolt would
+// silently initialise it when writable and fail with a write error when
+// read-only: either way it is not a StrataGate store, and adopting it could
+// hide a lost file), a file shorter than its meta page says and, when
+// writable, a file whose page structure is damaged (checkPages).
+func checkOpenFile(f *os.File, writable bool) error {
 	st, err := f.Stat()
 	if err != nil {
-		return false, err
+		return err
 	}
 	if !st.Mode().IsRegular() {
-		return false, fmt.Errorf("%w: not a regular file (%v)", ErrCorrupt, st.Mode().Type())
+		return fmt.Errorf("%w: not a regular file (%v)", ErrCorrupt, st.Mode().Type())
 	}
 	if st.Size() == 0 {
-		return false, fmt.Errorf("%w: zero-length file: not a StrataGate file (remove it to create a new store there)", ErrCorrupt)
+		return fmt.Errorf("%w: zero-length file: not a StrataGate file (remove it to create a new store there)", ErrCorrupt)
 	}
 	m, ok, err := chooseMeta(f, st.Size())
 	if err != nil || !ok || !writable {
-		return false, err
+		return err
 	}
 	if err := checkPages(f, m); err != nil {
-		return false, fmt.Errorf("%w (open it read-only to inspect it, or restore a copy)", err)
+		return fmt.Errorf("%w (open it read-only to inspect it, or restore a copy)", err)
 	}
-	return false, nil
+	return nil
 }
