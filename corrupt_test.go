@@ -19,6 +19,7 @@ import (
 	"github.com/stratagate/stratagate/events"
 	"github.com/stratagate/stratagate/internal/corrupt"
 	"github.com/stratagate/stratagate/kv"
+	"github.com/stratagate/stratagate/layers"
 )
 
 // corruptionSeeds is how many seeds TestCorruptionHarness runs in `make
@@ -317,4 +318,26 @@ func TestRebuildRefusesUnindexableCard(t *testing.T) {
 	require.Error(t, err)
 	assert.ErrorIs(t, err, stratagate.ErrCorrupt)
 	assert.Contains(t, err.Error(), "stored event 1 cannot be indexed")
+}
+
+// TestSearchRefusesMisfiledRecord: a message record read under another
+// message's id is ErrCorrupt for SearchRaw, not a hit handing out the
+// wrong id (Ask then asked for an id that names nothing).
+func TestSearchRefusesMisfiledRecord(t *testing.T) {
+	src := sampleFile(t)
+	var content string
+	path := damagedCopy(t, src, func(tx *bolt.Tx) error {
+		b := tx.Bucket(kv.BucketMessages)
+		m, err := layers.DecodeMessage(b.Get(kv.Key(9)))
+		require.NoError(t, err)
+		content = m.Content
+		return b.Put(kv.Key(9), bytes.Clone(b.Get(kv.Key(8))))
+	})
+	mem, err := stratagate.Open(path, &stratagate.Options{ReadOnly: true})
+	require.NoError(t, err)
+	defer mem.Close()
+	_, err = mem.SearchRaw(ctx, stratagate.Query{Text: content, Scopes: atlasScopes, Limit: stratagate.MaxLimit})
+	require.Error(t, err)
+	assert.ErrorIs(t, err, stratagate.ErrCorrupt)
+	assert.Contains(t, err.Error(), "message 9 holds the record of message 8")
 }

@@ -75,3 +75,10 @@ func searchErr(err error, thread string) error {
 	}
 	return fmt.Errorf("%w: a search reached a missing record: %v", ErrCorrupt, err)
 }
+
+// misfiled is the error for a record read under id whose own id field says
+// otherwise (a flipped bit in the record): the caller would hand out an id
+// that names another record, or none.
+func misfiled(kind string, id, got uint64) error {
+	return fmt.Errorf("%w: %s %d holds the record of %s %d", ErrCorrupt, kind, id, kind, got)
+}

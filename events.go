@@ -103,6 +103,9 @@ func (m *Memory) SearchEvents(ctx context.Context, q Query) ([]EventHit, error) 
 			if err != nil {
 				return danglingRef("event index", "event", r.ID, err)
 			}
+			if c.ID != r.ID {
+				return misfiled("event", r.ID, c.ID)
+			}
 			hits = append(hits, eventHit(&c, r.Score))
 		}
 		return nil

@@ -171,6 +171,9 @@ func (m *Memory) SearchRaw(ctx context.Context, q Query) ([]Hit, error) {
 			if err != nil {
 				return danglingRef("raw index", "message", r.ID, err)
 			}
+			if msg.ID != r.ID {
+				return misfiled("message", r.ID, msg.ID)
+			}
 			h := Hit{
 				MessageID: msg.ID, BlockID: layers.MessageBlock(tx, msg.ID), Thread: msg.Thread,
 				Speaker: msg.Speaker, Role: msg.Role, At: msg.At, Score: r.Score,
