@@ -30,20 +30,38 @@ demo:
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem -count=1 $(PKGS)
 
-# crash: the long crash run (500 SIGKILLs of a writing child process).
+# crash: the long crash run: 1,000 SIGKILLs of a writing child process, landing
+# in appends, seals and derive, extract and project jobs (its last log line
+# counts each).
 crash:
-	STRATAGATE_CRASH_KILLS=500 $(GO) test -run='^TestCrash' -count=1 -timeout 60m -v . 
+	STRATAGATE_CRASH_KILLS=1000 $(GO) test -run='^TestCrash' -count=1 -timeout 120m -v .
 
+# fuzz: every fuzz target for FUZZTIME each, one after the other (a target
+# name is anchored: -fuzz must match exactly one target in its package).
 FUZZTIME ?= 30s
+FUZZ = $(GO) test -run='^$$' -fuzztime=$(FUZZTIME) -fuzz
 fuzz:
-	$(GO) test -run='^$$' -fuzz=FuzzDecode -fuzztime=$(FUZZTIME) ./model/
-	$(GO) test -run='^$$' -fuzz=FuzzTokenize -fuzztime=$(FUZZTIME) ./bm25/
-	$(GO) test -run='^$$' -fuzz=FuzzDecodeRecords -fuzztime=$(FUZZTIME) ./index/
-	$(GO) test -run='^$$' -fuzz=FuzzFind -fuzztime=$(FUZZTIME) ./events/temporal/
-	$(GO) test -run='^$$' -fuzz=FuzzResolve -fuzztime=$(FUZZTIME) ./events/temporal/
-	$(GO) test -run='^$$' -fuzz='^FuzzDeriveMessages$$' -fuzztime=$(FUZZTIME) -timeout=0 ./model/heuristic/
-	$(GO) test -run='^$$' -fuzz='^FuzzExtract$$' -fuzztime=$(FUZZTIME) -timeout=0 ./model/heuristic/
-	$(GO) test -run='^$$' -fuzz='^FuzzProject$$' -fuzztime=$(FUZZTIME) -timeout=0 ./model/heuristic/
+	$(FUZZ)='^FuzzDecode$$' ./model/
+	$(FUZZ)='^FuzzTokenize$$' ./bm25/
+	@# record decoders
+	$(FUZZ)='^FuzzDecode$$' ./kv/
+	$(FUZZ)='^FuzzCheckFileSize$$' ./kv/
+	$(FUZZ)='^FuzzDecodeRecords$$' ./index/
+	$(FUZZ)='^FuzzDecodeIndexMeta$$' ./index/
+	$(FUZZ)='^FuzzDecodeLayerRecords$$' ./layers/
+	$(FUZZ)='^FuzzDecodeEventRecords$$' ./events/
+	$(FUZZ)='^FuzzDecodeGraphRecords$$' ./graph/
+	$(FUZZ)='^FuzzDecodeJob$$' ./wal/
+	@# damaged files: seeded bit flips, page overwrites and truncations of a real store
+	$(FUZZ)='^FuzzCorruptStore$$' .
+	$(FUZZ)='^FuzzVerifyDamaged$$' ./cmd/sgdump/
+	@# time expressions
+	$(FUZZ)='^FuzzFind$$' ./events/temporal/
+	$(FUZZ)='^FuzzResolve$$' ./events/temporal/
+	@# the heuristic model's text paths (no test timeout: FUZZTIME may exceed 10 minutes)
+	$(FUZZ)='^FuzzDeriveMessages$$' -timeout=0 ./model/heuristic/
+	$(FUZZ)='^FuzzExtract$$' -timeout=0 ./model/heuristic/
+	$(FUZZ)='^FuzzProject$$' -timeout=0 ./model/heuristic/
 
 clean:
 	$(GO) clean -testcache

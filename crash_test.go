@@ -15,15 +15,19 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+	bolt "go.etcd.io/bbolt"
 
 	"github.com/stratagate/stratagate"
+	"github.com/stratagate/stratagate/kv"
 	"github.com/stratagate/stratagate/layers"
+	"github.com/stratagate/stratagate/wal"
 )
 
 // The crash test re-executes this test binary as a writer (TestCrashChild),
 // kills it with SIGKILL at a random moment, reopens the file and checks
 // every invariant the storage layer promises. STRATAGATE_CRASH_KILLS sets
-// the number of kills (30 by default; `make crash` runs 500).
+// the number of kills (30 by default; `make crash` runs 1,000); the last
+// log line counts the kills by what they interrupted.
 
 const (
 	crashEnvPath = "STRATAGATE_CRASH_CHILD"
@@ -104,7 +108,8 @@ func TestCrash(t *testing.T) {
 	rng := rand.New(rand.NewPCG(seed, seed))
 	path := filepath.Join(t.TempDir(), "crash.sg")
 	acked := map[string]uint64{}
-	midAppend := 0
+	midAppend, atOpen, sealing := 0, 0, 0
+	interrupted := map[wal.Kind]int{} // jobs the kill left running, by kind
 	for round := range kills {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestCrashChild$", "-test.count=1")
 		cmd.Env = append(os.Environ(), crashEnvPath+"="+path)
@@ -164,6 +169,17 @@ func TestCrash(t *testing.T) {
 		}
 		if got > 0 {
 			midAppend++
+			for _, th := range crashThreads {
+				if (acked[th]+1)%crashTurns == 0 {
+					sealing++ // this thread's next append seals a block
+					break
+				}
+			}
+		} else {
+			atOpen++
+		}
+		for _, k := range runningJobKinds(t, path) {
+			interrupted[k]++
 		}
 		verifyCrashStore(t, path, acked, round)
 	}
@@ -176,6 +192,39 @@ func TestCrash(t *testing.T) {
 	require.NotZero(t, s.Buckets["graph.nodes"], "the workload projects a graph")
 	t.Logf("%d kills (%d after appends had started); acknowledged turns: %v; %d blocks, %d event cards, %d graph nodes",
 		kills, midAppend, acked, s.Blocks, s.Buckets["events"], s.Buckets["graph.nodes"])
+	t.Logf("crash coverage: %d kills before the first acknowledged append (open, recovery, first append), %d during appends "+
+		"(%d with a sealing append in flight); jobs killed while running: derive %d, extract %d, project %d",
+		atOpen, midAppend, sealing, interrupted[wal.KindDerive], interrupted[wal.KindExtract], interrupted[wal.KindProject])
+	if kills >= 200 {
+		// A long run must have interrupted every job kind mid-job.
+		for _, k := range []wal.Kind{wal.KindDerive, wal.KindExtract, wal.KindProject} {
+			require.NotZero(t, interrupted[k], "no kill landed during a %s job", k)
+		}
+		require.NotZero(t, sealing, "no kill landed with a sealing append in flight")
+	}
+}
+
+// runningJobKinds lists the kinds of the jobs a killed writer left
+// running (claimed, not done): the kill landed inside those jobs. It reads
+// the file read-only, before the next writable Open recovers them.
+func runningJobKinds(t *testing.T, path string) []wal.Kind {
+	t.Helper()
+	db, err := kv.Open(path, kv.Options{ReadOnly: true, LockTimeout: 5 * time.Second})
+	if err != nil {
+		return nil // killed before the file was initialised
+	}
+	defer db.Close()
+	var kinds []wal.Kind
+	require.NoError(t, db.View(func(tx *bolt.Tx) error {
+		q, err := wal.Queue(tx)
+		for _, j := range q {
+			if j.State == wal.StateRunning {
+				kinds = append(kinds, j.Kind)
+			}
+		}
+		return err
+	}))
+	return kinds
 }
 
 // lockedBuffer is a bytes.Buffer safe to read while exec copies into it.

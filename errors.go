@@ -2,6 +2,7 @@ package stratagate
 
 import (
 	"errors"
+	"fmt"
 
 	"github.com/stratagate/stratagate/kv"
 	"github.com/stratagate/stratagate/layers"
@@ -47,7 +48,10 @@ var (
 	// ErrVersionMismatch is returned by Open for a file written by a newer
 	// format.
 	ErrVersionMismatch = kv.ErrVersionMismatch
-	// ErrCorrupt marks a record or file that cannot be decoded.
+	// ErrCorrupt marks a damaged file: a record that cannot be decoded, a
+	// page that cannot be read (a panic or memory fault inside bbolt, turned
+	// into this error), a truncated, zero-length or foreign file refused by
+	// Open, or an index naming a record that is not stored.
 	ErrCorrupt = kv.ErrCorrupt
 	// ErrIO marks a failure of the operating system to read or write the
 	// file or a directory: disk full, read-only file system, permission
@@ -64,3 +68,34 @@ var (
 // ErrCanceled), for the public entry points that touch files or contexts
 // outside a transaction (transactions classify their own errors).
 func classify(err error) error { return kv.Classify(err) }
+
+// danglingRef is the error for a derived structure (an index, a link)
+// naming a record that cannot be read: the file is damaged, so the error
+// wraps ErrCorrupt (a missing record is not the caller's ErrNotFound).
+func danglingRef(from, kind string, id uint64, err error) error {
+	if errors.Is(err, ErrCorrupt) || errors.Is(err, ErrVersionMismatch) {
+		return fmt.Errorf("%s points at %s %d: %w", from, kind, id, err)
+	}
+	return fmt.Errorf("%w: %s points at %s %d: %v", ErrCorrupt, from, kind, id, err)
+}
+
+// searchErr is the error of a search's read transaction. The asked thread
+// not existing is the caller's ErrNotFound; any other missing record was
+// named by an index or a link the store derived itself (a posting, a
+// neighbour entry, a graph link), so the file is damaged: ErrCorrupt.
+func searchErr(err error, thread string) error {
+	if err == nil || !errors.Is(err, ErrNotFound) || errors.Is(err, ErrCorrupt) {
+		return err
+	}
+	if thread != "" && err.Error() == notFound("thread", fmt.Sprintf("%q", thread)).Error() {
+		return err
+	}
+	return fmt.Errorf("%w: a search reached a missing record: %v", ErrCorrupt, err)
+}
+
+// misfiled is the error for a record read under id whose own id field says
+// otherwise (a flipped bit in the record): the caller would hand out an id
+// that names another record, or none.
+func misfiled(kind string, id, got uint64) error {
+	return fmt.Errorf("%w: %s %d holds the record of %s %d", ErrCorrupt, kind, id, kind, got)
+}

@@ -106,14 +106,17 @@ func (m *Memory) SearchEvents(ctx context.Context, q Query) ([]EventHit, error) 
 		for _, r := range ranked {
 			c, err := events.Get(tx, r.ID)
 			if err != nil {
-				return err
+				return danglingRef("event index", "event", r.ID, err)
+			}
+			if c.ID != r.ID {
+				return misfiled("event", r.ID, c.ID)
 			}
 			hits = append(hits, eventHit(&c, r.Score))
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, searchErr(err, q.Thread)
 	}
 	ids := make([]uint64, len(hits))
 	for i, h := range hits {

@@ -105,7 +105,7 @@ func (m *Memory) SearchGraphNodes(ctx context.Context, q Query) ([]NodeHit, erro
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, searchErr(err, q.Thread)
 	}
 	ids := make([]uint64, len(hits))
 	for i, h := range hits {

@@ -208,7 +208,10 @@ func (m *Memory) SearchRaw(ctx context.Context, q Query) ([]Hit, error) {
 		for _, r := range res {
 			msg, err := layers.GetMessage(tx, r.ID)
 			if err != nil {
-				return fmt.Errorf("raw index points at message %d: %w", r.ID, err)
+				return danglingRef("raw index", "message", r.ID, err)
+			}
+			if msg.ID != r.ID {
+				return misfiled("message", r.ID, msg.ID)
 			}
 			h := Hit{
 				MessageID: msg.ID, BlockID: layers.MessageBlock(tx, msg.ID), Thread: msg.Thread,
@@ -227,7 +230,7 @@ func (m *Memory) SearchRaw(ctx context.Context, q Query) ([]Hit, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, searchErr(err, q.Thread)
 	}
 	ids := make([]uint64, len(hits))
 	for i, h := range hits {

@@ -86,10 +86,13 @@ func rebuildRawFrom(src, dst *bolt.Tx, ix *index.Index) error {
 	}
 	tx := src
 	scopes := map[string]string{}
-	return tx.Bucket(kv.BucketMessages).ForEach(func(_, v []byte) error {
+	return tx.Bucket(kv.BucketMessages).ForEach(func(k, v []byte) error {
 		msg, err := layers.DecodeMessage(v)
 		if err != nil {
 			return err
+		}
+		if msg.ID != kv.ID(k) {
+			return fmt.Errorf("%w: message key %x holds message %d", kv.ErrCorrupt, k, msg.ID)
 		}
 		scope, ok := scopes[msg.Thread]
 		if !ok {
@@ -104,8 +107,18 @@ func rebuildRawFrom(src, dst *bolt.Tx, ix *index.Index) error {
 			scopes[msg.Thread] = scope
 		}
 		_, err = ix.Add(dst, rawDoc(&msg, scope, messageTerms(&msg)))
-		return err
+		return unindexable("message", msg.ID, err)
 	})
+}
+
+// unindexable is the error of indexing a stored record during a rebuild:
+// every stored record was indexable when it was written, so one the index
+// refuses now (a NUL in a keyword, an id indexed twice) is damaged.
+func unindexable(kind string, id uint64, err error) error {
+	if err == nil || errors.Is(err, kv.ErrCorrupt) {
+		return err
+	}
+	return fmt.Errorf("%w: stored %s %d cannot be indexed: %v", kv.ErrCorrupt, kind, id, err)
 }
 
 // RebuildIndexes regenerates every derived index from its source records.
@@ -188,7 +201,10 @@ func rebuildEventsFrom(src, dst *bolt.Tx, ix *index.Index) error {
 			forgotten = append(forgotten, c.ID)
 		}
 		_, err := ix.Add(dst, events.Doc(&c))
-		return err
+		if errors.Is(err, index.ErrDuplicate) {
+			return fmt.Errorf("%w: event %d is stored twice (a damaged record id)", kv.ErrCorrupt, c.ID)
+		}
+		return unindexable("event", c.ID, err)
 	}); err != nil {
 		return err
 	}

@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -233,11 +235,13 @@ func (m *Memory) verifyRecords(ctx context.Context) (*VerifyReport, error) {
 	defer release()
 	rep := &VerifyReport{Checked: map[string]int{}, Violations: []Violation{}}
 	format, err := m.db.Format()
-	if err != nil {
+	if errors.Is(err, ErrCorrupt) {
+		rep.Violations = append(rep.Violations, Violation{Check: "file.pages", Kind: ViolationError, Key: "format", Detail: err.Error()})
+	} else if err != nil {
 		return nil, err
 	}
 	rep.Checked["format"] = 1
-	if format == 0 || format > kv.FormatVersion {
+	if err == nil && (format == 0 || format > kv.FormatVersion) {
 		rep.Violations = append(rep.Violations, Violation{Check: "format.version", Kind: ViolationError, Key: "format",
 			Detail: fmt.Sprintf("file format %d is not one this build knows (1–%d)", format, kv.FormatVersion)})
 	}
@@ -260,8 +264,8 @@ func (m *Memory) verifyRecords(ctx context.Context) (*VerifyReport, error) {
 		if missing {
 			return nil
 		}
-		for _, pass := range verifyPasses {
-			if err := pass(v); err != nil {
+		for i, pass := range verifyPasses {
+			if err := v.runPass(i, pass); err != nil {
 				return err
 			}
 		}
@@ -271,6 +275,24 @@ func (m *Memory) verifyRecords(ctx context.Context) (*VerifyReport, error) {
 		return nil, err
 	}
 	return rep, nil
+}
+
+// runPass runs pass number i. Damage that stops a pass — a panic or memory
+// fault inside bbolt on a damaged page, or an ErrCorrupt from a reader —
+// becomes a "file.pages" violation naming the pass, and the audit goes on
+// with the next pass (bbolt's read transaction holds no state a panic can
+// break). Only ctx's errors end the audit.
+func (v *verifier) runPass(i int, pass func(*verifier) error) (err error) {
+	name := runtime.FuncForPC(reflect.ValueOf(pass).Pointer()).Name()
+	name = strings.TrimSuffix(name[strings.LastIndexByte(name, '.')+1:], "-fm")
+	defer func() {
+		if err != nil && (errors.Is(err, ErrCorrupt) || errors.Is(err, ErrVersionMismatch)) {
+			v.fail("file.pages", 0, "", "%s (pass %d) stopped: %v", name, i+1, err)
+			err = nil
+		}
+	}()
+	defer kv.Guard(&err, name)()
+	return pass(v)
 }
 
 func (v *verifier) add(check, kind string, id uint64, key, format string, a ...any) {

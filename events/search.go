@@ -73,7 +73,7 @@ func Search(tx *bolt.Tx, ix *index.Index, q Query) ([]bm25.Ranked, error) {
 			break
 		}
 		if q.Thread != "" || !q.From.IsZero() || !q.To.IsZero() {
-			c, err := Get(tx, r.ID)
+			c, err := indexedCard(tx, r.ID)
 			if err != nil {
 				return nil, err
 			}
@@ -335,7 +335,7 @@ func byTimeFit(tx *bolt.Tx, rs []index.Result, start, end time.Time) error {
 	}
 	fits := make(map[uint64]fit, len(rs))
 	for _, r := range rs {
-		c, err := Get(tx, r.ID)
+		c, err := indexedCard(tx, r.ID)
 		if err != nil {
 			return err
 		}

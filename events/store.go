@@ -150,6 +150,17 @@ func Get(tx *bolt.Tx, id uint64) (Card, error) {
 	return r.card(), nil
 }
 
+// indexedCard reads a card the event index returned. The index is derived
+// from the cards, so a missing card means a damaged file: ErrCorrupt, not
+// the caller's ErrNotFound.
+func indexedCard(tx *bolt.Tx, id uint64) (Card, error) {
+	c, err := Get(tx, id)
+	if errors.Is(err, ErrNotFound) {
+		return Card{}, fmt.Errorf("%w: the event index names event %d, which is not stored", kv.ErrCorrupt, id)
+	}
+	return c, err
+}
+
 // Decode decodes a stored card record.
 func Decode(v []byte) (Card, error) {
 	var r cardRecord

@@ -208,9 +208,10 @@ func decodeBlock(first uint32, b []byte, dst *chunk) error {
 		if (i == 0) != (delta == 0) {
 			return bad("doc delta")
 		}
-		if d += delta; d > 1<<32-1 {
+		if delta > 1<<32-1 || d+delta > 1<<32-1 { // no wrap-around: docs strictly increase
 			return bad("doc number")
 		}
+		d += delta
 		dst.docs = append(dst.docs, uint32(d))
 		dst.tfs = append(dst.tfs, uint16(tf))
 		dst.lens = append(dst.lens, uint32(l))
@@ -232,9 +233,29 @@ func decodeBitmap(b []byte) (*roaring.Bitmap, error) {
 	if len(b) < 1 || b[0] != kwVersion {
 		return nil, fmt.Errorf("index: %w: bitmap chunk header", kv.ErrCorrupt)
 	}
-	bm := roaring.New()
-	if err := bm.UnmarshalBinary(b[1:]); err != nil {
+	bm, err := unmarshalBitmap(b[1:])
+	if err != nil {
 		return nil, fmt.Errorf("index: %w: bitmap chunk: %v", kv.ErrCorrupt, err)
+	}
+	return bm, nil
+}
+
+// unmarshalBitmap decodes a serialized roaring bitmap and validates its
+// containers (sorted keys, cardinalities within bounds): roaring trusts its
+// input's headers, and a damaged one can make it index out of range, here
+// or later in a set operation.
+func unmarshalBitmap(b []byte) (bm *roaring.Bitmap, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			bm, err = nil, fmt.Errorf("%v", p)
+		}
+	}()
+	bm = roaring.New()
+	if err := bm.UnmarshalBinary(b); err != nil {
+		return nil, err
+	}
+	if err := bm.Validate(); err != nil {
+		return nil, err
 	}
 	return bm, nil
 }

@@ -82,16 +82,26 @@ func (db *DB) compactInto(ctx context.Context, path string) (err error) {
 			err = cerr
 		}
 	}()
-	err = db.bolt.View(func(src *bolt.Tx) error {
+	err = db.View(func(src *bolt.Tx) (err error) {
 		c := &copier{ctx: ctx, dst: dst}
 		if err := c.begin(); err != nil {
 			return err
 		}
-		err := src.ForEach(func(name []byte, b *bolt.Bucket) error {
+		// A panic reading a damaged source page must not leave the
+		// destination's write transaction open (dst.Close would wait for it).
+		defer func() {
+			if p := recover(); p != nil {
+				_ = c.tx.Rollback()
+				panic(p) // for View's guard: an ErrCorrupt naming the panic
+			}
+			if err != nil {
+				_ = c.tx.Rollback()
+			}
+		}()
+		err = src.ForEach(func(name []byte, b *bolt.Bucket) error {
 			return c.bucket([][]byte{name}, b)
 		})
 		if err != nil {
-			c.tx.Rollback()
 			return err
 		}
 		return c.tx.Commit()

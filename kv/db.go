@@ -42,25 +42,79 @@ type DB struct {
 
 // Open opens or creates the file at path, creates missing buckets (unless
 // read-only) and checks the file format.
-func Open(path string, o Options) (*DB, error) {
-	if !o.ReadOnly {
-		if _, err := os.Stat(path); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("kv: open %s: %w", path, err)
-		}
+//
+// A file that exists must be a StrataGate file or an empty bbolt file (one
+// without buckets, which a writable Open adopts); anything else is refused
+// with ErrCorrupt and left unmodified: a zero-length file (only a file this
+// call creates starts a new store), a foreign file, a bbolt file with other
+// buckets, and a file shorter than its meta page's high-water mark (a
+// truncated copy, which bbolt would map and then crash on). A panic or a
+// memory fault while bbolt reads a damaged file also becomes ErrCorrupt.
+func Open(path string, o Options) (db *DB, err error) {
+	absent, err := absentFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("kv: open %s: %w", path, err)
 	}
+	if absent && o.ReadOnly {
+		return nil, fmt.Errorf("kv: open %s: %w", path, os.ErrNotExist)
+	}
+	var file *os.File
 	bo := &bolt.Options{
 		Timeout:      o.LockTimeout,
 		NoSync:       o.NoSync,
 		ReadOnly:     o.ReadOnly,
 		FreelistType: bolt.FreelistMapType,
+		OpenFile: func(name string, flag int, mode os.FileMode) (*os.File, error) {
+			if absent {
+				// Create exactly the file preOpen found missing: one that
+				// appeared since (another process) is not ours to adopt.
+				flag |= os.O_EXCL
+			}
+			f, err := os.OpenFile(name, flag, mode)
+			if err != nil || absent {
+				file = f
+				return f, err // a new file: bbolt initialises it under its lock
+			}
+			// Check the existing file before bbolt maps it, under the lock
+			// bbolt takes next (taking it again on the same descriptor is a
+			// no-op), so that a writer elsewhere cannot change it meanwhile.
+			if err := lockFile(f, !o.ReadOnly, o.LockTimeout); err != nil {
+				_ = f.Close()
+				return nil, err
+			}
+			if err := checkOpenFile(f, !o.ReadOnly); err != nil {
+				_ = f.Close()
+				return nil, err
+			}
+			file = f
+			return f, nil
+		},
 	}
-	b, err := bolt.Open(path, 0o600, bo)
+	var b *bolt.DB
+	defer func() {
+		// bbolt reads the meta and freelist pages during Open and our
+		// checks read the meta bucket: on a damaged file either can panic
+		// (a page assertion) or fault. Release the file (and its lock).
+		if p := recover(); p != nil {
+			if b != nil {
+				_ = closeQuietly(b)
+			} else if file != nil {
+				_ = file.Close()
+			}
+			db, err = nil, fmt.Errorf("kv: open %s: %w: reading the file's pages: %v", path, ErrCorrupt, p)
+		}
+	}()
+	defer SetPanicOnFault()()
+	b, err = bolt.Open(path, 0o600, bo)
 	if err != nil {
 		if errors.Is(err, berrors.ErrTimeout) {
 			return nil, fmt.Errorf("kv: open %s: %w (waited %v)", path, ErrLocked, o.LockTimeout)
 		}
 		if errors.Is(err, berrors.ErrVersionMismatch) {
 			return nil, fmt.Errorf("kv: open %s: %w: %v", path, ErrVersionMismatch, err)
+		}
+		if errors.Is(err, ErrCorrupt) {
+			return nil, fmt.Errorf("kv: open %s: %w", path, err) // our pre-open checks
 		}
 		var pe *os.PathError
 		if errors.As(err, &pe) || errors.Is(err, os.ErrNotExist) || errors.Is(err, os.ErrPermission) {
@@ -70,7 +124,7 @@ func Open(path string, o Options) (*DB, error) {
 		// database: bad magic, checksum, truncated ("file size too small").
 		return nil, fmt.Errorf("kv: open %s: %w: %v", path, ErrCorrupt, err)
 	}
-	db := &DB{bolt: b, path: path}
+	db = &DB{bolt: b, path: path}
 	if o.ReadOnly {
 		err = b.View(func(tx *bolt.Tx) error {
 			if err := checkMeta(tx); err != nil {
@@ -95,6 +149,16 @@ func Open(path string, o Options) (*DB, error) {
 		return nil, fmt.Errorf("kv: open %s: %w", path, err)
 	}
 	return db, nil
+}
+
+// closeQuietly closes b after a panic, when its state may be inconsistent.
+func closeQuietly(b *bolt.DB) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("close after panic: %v", p)
+		}
+	}()
+	return b.Close()
 }
 
 func initFile(tx *bolt.Tx, now time.Time) error {
@@ -151,8 +215,16 @@ func checkMeta(tx *bolt.Tx) error {
 // Format returns the file's format version.
 func (db *DB) Format() (uint32, error) {
 	var v uint32
-	err := db.bolt.View(func(tx *bolt.Tx) error {
-		v = binary.BigEndian.Uint32(tx.Bucket(BucketMeta).Get(keyFormat))
+	err := db.View(func(tx *bolt.Tx) error {
+		meta := tx.Bucket(BucketMeta)
+		if meta == nil {
+			return fmt.Errorf("%w: no meta bucket", ErrCorrupt)
+		}
+		f := meta.Get(keyFormat)
+		if len(f) != 4 {
+			return fmt.Errorf("%w: format key of %d bytes", ErrCorrupt, len(f))
+		}
+		v = binary.BigEndian.Uint32(f)
 		return nil
 	})
 	return v, err
@@ -168,11 +240,19 @@ func (db *DB) Bolt() *bolt.DB { return db.bolt }
 
 // Update runs fn in a read-write transaction, committing when fn returns
 // nil and rolling back otherwise. OS and context errors (of fn or of the
-// commit: a full disk) come back classified (see Classify).
-func (db *DB) Update(fn func(*bolt.Tx) error) error { return Classify(db.bolt.Update(fn)) }
+// commit: a full disk) come back classified (see Classify). A panic or
+// memory fault while reading a damaged file (in fn or in bbolt) rolls back
+// and returns an error wrapping ErrCorrupt (see Guard).
+func (db *DB) Update(fn func(*bolt.Tx) error) (err error) {
+	defer Guard(&err, "writing "+db.path)()
+	return Classify(db.bolt.Update(fn))
+}
 
 // View runs fn in a read-only transaction; errors as for Update.
-func (db *DB) View(fn func(*bolt.Tx) error) error { return Classify(db.bolt.View(fn)) }
+func (db *DB) View(fn func(*bolt.Tx) error) (err error) {
+	defer Guard(&err, "reading "+db.path)()
+	return Classify(db.bolt.View(fn))
+}
 
 // Close closes the file; it is safe to call more than once.
 func (db *DB) Close() error {

@@ -206,10 +206,21 @@ func TestOpenEmptyBboltFileIsAdopted(t *testing.T) {
 	assert.Equal(t, kv.FormatVersion, v)
 }
 
-func TestOpenZeroLengthFileIsInitialised(t *testing.T) {
-	path := dbPath(t)
-	require.NoError(t, os.WriteFile(path, nil, 0o600))
-	db := openAt(t, path, kv.Options{NoSync: true})
+func TestOpenZeroLengthFileIsRefused(t *testing.T) {
+	for _, ro := range []bool{false, true} {
+		path := dbPath(t)
+		require.NoError(t, os.WriteFile(path, nil, 0o600))
+		db, err := kv.Open(path, kv.Options{ReadOnly: ro, LockTimeout: time.Second})
+		require.Error(t, err, "read-only=%v", ro)
+		assert.Nil(t, db)
+		assert.ErrorIs(t, err, kv.ErrCorrupt, "read-only=%v", ro)
+		assert.Contains(t, err.Error(), "zero-length file")
+		st, err := os.Stat(path)
+		require.NoError(t, err)
+		assert.Zero(t, st.Size(), "a refused file is not initialised")
+	}
+	// A file this call creates starts a new store.
+	db := openAt(t, dbPath(t), kv.Options{NoSync: true})
 	v, err := db.Format()
 	require.NoError(t, err)
 	assert.Equal(t, kv.FormatVersion, v)
@@ -278,6 +289,40 @@ func TestOpenTruncatedValidFile(t *testing.T) {
 	_, err = kv.Open(path, kv.Options{LockTimeout: time.Second})
 	require.Error(t, err, "a truncated file must not open")
 	assert.True(t, errors.Is(err, kv.ErrCorrupt), "got %v", err)
+}
+
+// TestOpenTruncatedToHighWaterMark: a file cut anywhere below the pages its
+// meta page says are in use is refused before bbolt maps it (bbolt panicked
+// in its page assertion, or faulted, reading the missing pages), read-only
+// and writable alike, and is left unmodified.
+func TestOpenTruncatedToHighWaterMark(t *testing.T) {
+	src := createClosed(t)
+	editBolt(t, src, func(tx *bolt.Tx) error {
+		b := tx.Bucket(kv.BucketMessages)
+		for i := range 2000 {
+			if err := b.Put(kv.Key(uint64(i+1)), bytes.Repeat([]byte{byte(i)}, 100)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	full, err := os.ReadFile(src)
+	require.NoError(t, err)
+	require.Greater(t, len(full), 20*4096)
+	for _, cut := range []int{len(full) / 2, len(full) / 4, 3 * 4096, 2*4096 + 100} {
+		for _, ro := range []bool{true, false} {
+			path := filepath.Join(t.TempDir(), "cut.sg")
+			require.NoError(t, os.WriteFile(path, full[:cut], 0o600))
+			db, err := kv.Open(path, kv.Options{ReadOnly: ro, LockTimeout: time.Second})
+			require.Error(t, err, "cut at %d, read-only=%v", cut, ro)
+			assert.Nil(t, db)
+			assert.ErrorIs(t, err, kv.ErrCorrupt)
+			assert.Contains(t, err.Error(), "truncated")
+			after, err := os.ReadFile(path)
+			require.NoError(t, err)
+			assert.Equal(t, cut, len(after), "a refused file is not extended")
+		}
+	}
 }
 
 func TestOpenReadOnlyMissingFile(t *testing.T) {

@@ -28,4 +28,13 @@
 // big-endian uint32, FormatVersion). Open refuses a file whose magic is
 // wrong (ErrCorrupt) or whose format is newer than this build understands
 // (ErrVersionMismatch). See docs/ARCHITECTURE.md for every bucket.
+//
+// # Damaged files
+//
+// Open reads bbolt's meta pages itself, under the file's lock, before bbolt
+// maps the file, and refuses (ErrCorrupt, file unmodified) a zero-length
+// file it did not create, a file shorter than the meta page's high-water
+// mark, and, when writable, a file whose page structure fails a walk of
+// every reachable page (checkPages). View and Update run under Guard: a panic or memory
+// fault while reading a damaged page is an error wrapping ErrCorrupt.
 package kv

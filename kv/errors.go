@@ -19,7 +19,8 @@ var (
 	// newer (or other) than this build understands.
 	ErrVersionMismatch = errors.New("sg: format version mismatch")
 	// ErrCorrupt marks a record or file that cannot be decoded: bad magic,
-	// truncated msgpack, trailing bytes.
+	// truncated msgpack, trailing bytes, a file shorter than its meta page
+	// says, a damaged page structure, a panic or fault reading a page.
 	ErrCorrupt = errors.New("sg: corrupt record")
 	// ErrNotFound means a key is absent.
 	ErrNotFound = errors.New("sg: not found")

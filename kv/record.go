@@ -3,6 +3,7 @@ package kv
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"sync"
 
@@ -52,9 +53,11 @@ func Decode(data []byte, v any, accepted ...byte) (byte, error) {
 	r.Reset(data[1:])
 	dec := msgpack.GetDecoder()
 	dec.Reset(r)
-	err := dec.Decode(v)
+	err := safeDecode(dec, v)
 	left := r.Len()
-	msgpack.PutDecoder(dec)
+	if !errors.Is(err, errDecodePanic) {
+		msgpack.PutDecoder(dec) // a decoder that panicked is not reused
+	}
 	r.Reset(nil)
 	readers.Put(r)
 	if err != nil {
@@ -64,6 +67,21 @@ func Decode(data []byte, v any, accepted ...byte) (byte, error) {
 		return ver, fmt.Errorf("%w: %d trailing bytes", ErrCorrupt, left)
 	}
 	return ver, nil
+}
+
+// errDecodePanic marks a msgpack panic turned into an error.
+var errDecodePanic = errors.New("msgpack decoder panic")
+
+// safeDecode runs dec.Decode(v), turning a panic into an error: msgpack
+// panics on some malformed input (a nil where a struct is expected, as in
+// a time.Time field) instead of returning an error.
+func safeDecode(dec *msgpack.Decoder, v any) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("%w: %v", errDecodePanic, p)
+		}
+	}()
+	return dec.Decode(v)
 }
 
 var readers = sync.Pool{New: func() any { return new(bytes.Reader) }}

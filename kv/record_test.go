@@ -1,6 +1,8 @@
 package kv_test
 
 import (
+	"time"
+
 	"bytes"
 	"errors"
 	"math"
@@ -273,4 +275,23 @@ func TestDecodeHugeLengthPrefixIsCheap(t *testing.T) {
 				"decoding a %d-byte record must not allocate gigabytes", len(tc.data))
 		})
 	}
+}
+
+// TestDecodeMsgpackPanicIsCorrupt: msgpack panics decoding a nil into a
+// struct-typed field (time.Time); Decode must return ErrCorrupt instead.
+func TestDecodeMsgpackPanicIsCorrupt(t *testing.T) {
+	type withTime struct {
+		T time.Time `msgpack:"t"`
+	}
+	data := []byte{1, 0x81, 0xa1, 't', 0xc0} // version 1, {"t": nil}
+	var v withTime
+	_, err := kv.Decode(data, &v, 1)
+	require.Error(t, err)
+	assert.ErrorIs(t, err, kv.ErrCorrupt)
+	// The pool still hands out working decoders.
+	good, err := kv.Encode(1, &withTime{T: time.Unix(5, 0)})
+	require.NoError(t, err)
+	_, err = kv.Decode(good, &v, 1)
+	require.NoError(t, err)
+	assert.True(t, v.T.Equal(time.Unix(5, 0)))
 }

@@ -57,6 +57,9 @@ type Runner struct {
 	db       *kv.DB
 	opts     RunnerOptions
 	handlers map[Kind]Handler
+	// testUpdate, set only by tests, replaces the write transactions of
+	// fail to inject commit failures (a full disk).
+	testUpdate func(db *kv.DB, fn func(*bolt.Tx) error) error
 
 	wake   chan struct{} // buffered(1): new work may exist
 	cancel context.CancelFunc
@@ -334,30 +337,52 @@ func (r *Runner) run(ctx context.Context, j Job) bool {
 }
 
 // fail marks j failed for good, running its OnFail hook in the same
-// transaction. If the hook fails, the job is still marked failed (without
-// the hook's effect) so that it can never wedge the queue.
+// transaction. If the hook itself fails (its target is unreadable), the job
+// is still marked failed (without the hook's effect) so that it can never
+// wedge the queue. If the transaction cannot be committed (a full disk, an
+// I/O error), nothing is recorded and the job stays claimed: the next Open
+// returns it to pending and, its attempts spent, fails it again, hook and
+// all. So the failure and its effect (a derive job's block marked failed)
+// are recorded together or not at all, and no block is left pending
+// without a job.
 func (r *Runner) fail(log *slog.Logger, h Handler, ok bool, j Job, cause string) {
-	err := r.db.Update(func(tx *bolt.Tx) error {
+	var hookErr error
+	err := r.update(func(tx *bolt.Tx) error {
 		if _, err := Fail(tx, j.ID, cause, r.opts.Now()); err != nil {
+			hookErr = err
 			return err
 		}
 		if ok && h.OnFail != nil {
-			return safeApply(func(tx *bolt.Tx) error { return h.OnFail(tx, j, cause) }, tx)
+			hookErr = safeApply(func(tx *bolt.Tx) error { return h.OnFail(tx, j, cause) }, tx)
+			return hookErr
 		}
 		return nil
 	})
+	if err != nil && hookErr == nil {
+		log.Error("cannot record the job's failure; it is retried on the next open", "err", err, "cause", cause)
+		return
+	}
 	if err != nil {
 		log.Error("job failure hook failed; marking the job failed without it", "err", err)
-		err = r.db.Update(func(tx *bolt.Tx) error {
+		err = r.update(func(tx *bolt.Tx) error {
 			_, err := Fail(tx, j.ID, cause+"; failure hook: "+err.Error(), r.opts.Now())
 			return err
 		})
 	}
 	if err != nil {
-		log.Error("recording job failure", "err", err)
+		log.Error("recording job failure; it is retried on the next open", "err", err)
 		return
 	}
 	log.Warn("job failed", "attempts", j.Attempts, "err", cause)
+}
+
+// update runs fn in a write transaction: r.db.Update, or the test's
+// fault-injecting stand-in.
+func (r *Runner) update(fn func(*bolt.Tx) error) error {
+	if r.testUpdate != nil {
+		return r.testUpdate(r.db, fn)
+	}
+	return r.db.Update(fn)
 }
 
 func (r *Runner) backoff(attempts int) time.Duration {

@@ -79,7 +79,14 @@
 //
 // Text output is for people: aligned columns, times in RFC 3339 with their
 // stored offset, message text indented by four spaces (-json carries the
-// exact bytes).
+// exact bytes). Stored text never reaches the terminal raw: in text output
+// and error messages, control characters other than newline and tab
+// become \xNN (ESC is \x1b, BEL \x07; CR is \r), C1 controls and
+// bidirectional overrides become \uNNNN, and invalid UTF-8 bytes \xNN.
+//
+// A damaged file never crashes sgdump: verify reports what it meets as
+// violations (a damaged page as file.pages) and exits 1, or exits 2 when
+// the file cannot be opened at all.
 //
 // # JSON
 //

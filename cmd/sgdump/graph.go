@@ -193,7 +193,11 @@ func runGraph(e *env, args []string, asOfFlag, format string, scopes []string) e
 	}
 	switch {
 	case format == "dot":
-		return writeDot(e.stdout, &o, names, kinds)
+		w := newEscaper(e.stdout)
+		if err := writeDot(w, &o, names, kinds); err != nil {
+			return err
+		}
+		return w.Flush()
 	case format == "json":
 		e.json = true
 	}

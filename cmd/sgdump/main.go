@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/stratagate/stratagate"
+	"github.com/stratagate/stratagate/kv"
 )
 
 // Exit codes; doc.go documents them.
@@ -258,11 +259,15 @@ func (e *env) safeExec(c *command, args []string) (err error) {
 			err = failf("reading %s failed: %v (the file may be damaged; try sgdump verify)", e.db, r)
 		}
 	}()
+	// A memory fault on a damaged page is a panic too, not a crash.
+	defer kv.SetPanicOnFault()()
 	return e.exec(c, args)
 }
 
 // report prints err (if any) and returns the exit code it stands for.
 func report(stdout, stderr io.Writer, err error) int {
+	// Error messages quote stored names and damaged bytes.
+	stderr = &flushingEscaper{newEscaper(stderr)}
 	var (
 		help errHelp
 		ue   *usageError

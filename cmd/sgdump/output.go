@@ -22,7 +22,11 @@ func (e *env) emit(doc any, text func(w io.Writer) error) error {
 		enc.SetEscapeHTML(false)
 		return enc.Encode(doc)
 	}
-	return text(e.stdout)
+	w := newEscaper(e.stdout)
+	if err := text(w); err != nil {
+		return err
+	}
+	return w.Flush()
 }
 
 func newTable(w io.Writer) *tabwriter.Writer {

@@ -1,0 +1,61 @@
+package layers
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/stratagate/stratagate/kv"
+)
+
+// FuzzDecodeLayerRecords feeds arbitrary bytes to the decoders of the
+// message, block and thread records: none may panic, whatever decodes must
+// be usable (hash, rendering) and must encode again.
+func FuzzDecodeLayerRecords(f *testing.F) {
+	at := time.Date(2024, 3, 5, 19, 30, 0, 0, time.FixedZone("", -5*3600))
+	m := Message{ID: 3, Thread: "t", Turn: 2, Role: "user", Speaker: "Ann", Content: "we moved to Lisbon", At: at}
+	m.SHA256 = m.Hash()
+	seeds := [][]byte{mustEncode(f, messageVersion, recordOf(&m))}
+	seeds = append(seeds, mustEncode(f, blockVersion, &Block{ID: 1, Thread: "t", Seq: 1, MessageIDs: []uint64{3}, Title: "x",
+		Tags: []string{"a"}, Facts: []Fact{{Text: "f", MessageIDs: []uint64{3}}}, FirstAt: at, LastAt: at}))
+	seeds = append(seeds, mustEncode(f, threadVersion, &Thread{Name: "t", Scope: "global", Created: at, OpenTail: []uint64{4, 5}}))
+	for _, s := range seeds {
+		f.Add(s)
+		f.Add(s[:len(s)/2])
+		f.Add(append([]byte{s[0] + 1}, s[1:]...))
+	}
+	f.Add([]byte{})
+	f.Add([]byte{1, 0xde, 0xff, 0xff})
+	f.Fuzz(func(t *testing.T, v []byte) {
+		if msg, err := DecodeMessage(v); err == nil {
+			_ = msg.Hash()
+			_ = RenderL4([]Message{msg})
+			_ = RenderL3([]Message{msg})
+			_, err := kv.Encode(messageVersion, recordOf(&msg))
+			require.NoError(t, err)
+		}
+		if b, err := DecodeBlock(v); err == nil {
+			_, err := kv.Encode(blockVersion, &b)
+			require.NoError(t, err)
+		}
+		var th Thread
+		if _, err := kv.Decode(v, &th, threadVersion); err == nil {
+			_, err := kv.Encode(threadVersion, &th)
+			require.NoError(t, err)
+		}
+	})
+}
+
+func mustEncode(f *testing.F, version byte, v any) []byte {
+	b, err := kv.Encode(version, v)
+	require.NoError(f, err)
+	return b
+}
+
+func recordOf(m *Message) *messageRecord {
+	_, off := m.At.Zone()
+	return &messageRecord{ID: m.ID, Thread: m.Thread, Turn: m.Turn, Role: m.Role, Speaker: m.Speaker,
+		Content: m.Content, ToolName: m.ToolName, ToolCallID: m.ToolCallID,
+		AtNanos: m.At.UnixNano(), AtOffset: int32(off), SHA256: m.SHA256[:]}
+}
