@@ -101,17 +101,7 @@ func mentionSet(q *Question) map[string]bool {
 // one of three to five, all but two of more. Words of a purpose clause
 // are not counted (see purposeSpan).
 func topicCovered(q *Question, covered []bool) bool {
-	topic := termIndex(q.Topic)
-	n, got := 0, 0
-	for j, t := range q.Terms {
-		if !topic[t] || q.secondary[t] {
-			continue
-		}
-		n++
-		if covered[j] {
-			got++
-		}
-	}
+	n, got := mainTopic(q, covered)
 	return got >= n-n/3
 }
 
@@ -120,17 +110,7 @@ func topicCovered(q *Question, covered []bool) bool {
 // otherwise ("attend" for "went to"), when everything else is there. With
 // two topic terms the rarest one decides ("onsite interview").
 func allButOneTopic(q *Question, covered []bool) bool {
-	topic := termIndex(q.Topic)
-	n, got := 0, 0
-	for j, t := range q.Terms {
-		if !topic[t] || q.secondary[t] {
-			continue
-		}
-		n++
-		if covered[j] {
-			got++
-		}
-	}
+	n, got := mainTopic(q, covered)
 	return n >= 3 && got >= n-1
 }
 
@@ -146,17 +126,7 @@ func contribItems(b *Batch, idx []int) []*Item {
 // question's main-clause topic terms, of four or more (with fewer, the
 // rarest word decides: "onsite interview").
 func halfTopic(q *Question, covered []bool) bool {
-	topic := termIndex(q.Topic)
-	n, got := 0, 0
-	for j, t := range q.Terms {
-		if !topic[t] || q.secondary[t] {
-			continue
-		}
-		n++
-		if covered[j] {
-			got++
-		}
-	}
+	n, got := mainTopic(q, covered)
 	return n >= 4 && 2*got >= n
 }
 
@@ -175,4 +145,20 @@ func nickname(set map[string]bool, speaker string, entTerms []string) {
 			}
 		}
 	}
+}
+
+// mainTopic counts the question's main-clause topic terms (purpose-clause
+// terms left out) and how many of them covered marks.
+func mainTopic(q *Question, covered []bool) (n, got int) {
+	topic := termIndex(q.Topic)
+	for j, t := range q.Terms {
+		if !topic[t] || q.secondary[t] {
+			continue
+		}
+		n++
+		if covered[j] {
+			got++
+		}
+	}
+	return n, got
 }
