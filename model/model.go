@@ -8,7 +8,10 @@
 // an offline heuristic and a remote LLM go through the same checks.
 package model
 
-import "context"
+import (
+	"context"
+	"errors"
+)
 
 // Task names one model-backed step. The value is part of the wire contract
 // with remote models (it selects the prompt) and with heuristic models (it
@@ -30,7 +33,16 @@ type Request struct {
 	Task   Task
 	System string // instructions for remote models; ignored by heuristic ones
 	Prompt string // the user prompt for remote models, embedding Input as JSON
-	Input  any    // *DeriveInput, *ExtractInput or *ProjectInput, by Task
+	Input  any    // *DeriveInput, *ExtractInput, *ProjectInput, *AssessInput or *AnswerInput, by Task
+	// Schema is the JSON Schema of the expected output object; remote
+	// clients send it as a structured-output constraint where the server
+	// supports one. Nil means "any JSON object".
+	Schema []byte
+	// MaxTokens bounds the completion; 0 means the client's default.
+	MaxTokens int
+	// PromptID names the prompt's version and hash ("derive_block/1/ab12cd34");
+	// it is stored with each job attempt and assessment.
+	PromptID string
 }
 
 // Model turns a Request into JSON text. Implementations must be safe for
@@ -44,3 +56,19 @@ type Model interface {
 	// (network failure, cancellation); bad output is not an error here.
 	Complete(ctx context.Context, req Request) (string, error)
 }
+
+// Errors a model client returns, checked with errors.Is. Any other error
+// (a network failure, a 5xx after the client's own retries) is transient:
+// the job retries later.
+var (
+	// ErrPermanent marks a request the server refused for good (400, 401,
+	// 403, 404: a bad key, an unknown model): retrying cannot help, the
+	// job fails visibly with the server's message.
+	ErrPermanent = errors.New("model: request refused")
+	// ErrContextSize marks a prompt larger than the model's context
+	// window. It also wraps ErrPermanent.
+	ErrContextSize = errors.New("model: prompt exceeds the context size")
+	// ErrTruncated marks output cut at the token budget (finish_reason
+	// "length") even after one retry with a larger budget.
+	ErrTruncated = errors.New("model: output truncated")
+)
