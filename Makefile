@@ -43,6 +43,8 @@ FUZZ = $(GO) test -run='^$$' -fuzztime=$(FUZZTIME) -fuzz
 fuzz:
 	$(FUZZ)='^FuzzDecode$$' ./model/
 	$(FUZZ)='^FuzzTokenize$$' ./bm25/
+	$(FUZZ)='^FuzzExpandQuery$$' ./bm25/
+	$(FUZZ)='^FuzzSearchRawQuery$$' .
 	@# record decoders
 	$(FUZZ)='^FuzzDecode$$' ./kv/
 	$(FUZZ)='^FuzzCheckFileSize$$' ./kv/
@@ -55,11 +57,14 @@ fuzz:
 	@# damaged files: seeded bit flips, page overwrites and truncations of a real store
 	$(FUZZ)='^FuzzCorruptStore$$' .
 	$(FUZZ)='^FuzzVerifyDamaged$$' ./cmd/sgdump/
+	@# message times: any instant and UTC offset is stored exactly or refused
+	$(FUZZ)='^FuzzMessageTime$$' ./layers/
 	@# time expressions
 	$(FUZZ)='^FuzzFind$$' ./events/temporal/
 	$(FUZZ)='^FuzzResolve$$' ./events/temporal/
 	@# the heuristic model's text paths (no test timeout: FUZZTIME may exceed 10 minutes)
 	$(FUZZ)='^FuzzDeriveMessages$$' -timeout=0 ./model/heuristic/
+	$(FUZZ)='^FuzzDeriveBlock$$' -timeout=0 ./model/heuristic/
 	$(FUZZ)='^FuzzExtract$$' -timeout=0 ./model/heuristic/
 	$(FUZZ)='^FuzzProject$$' -timeout=0 ./model/heuristic/
 
