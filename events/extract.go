@@ -2,7 +2,6 @@ package events
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -20,14 +19,6 @@ import (
 // maxExisting bounds how many earlier active cards of the thread are
 // offered to the model as supersede/conflict candidates.
 const maxExisting = 40
-
-const extractSystem = `You extract lasting event cards from one block of a conversation for a memory engine.
-Reply with exactly one JSON object: {"events": [ ... ]}, each event:
-{"title", "summary", "tags": [], "quotes": [verbatim spans of the cited messages], "message_ids": [ids from "messages" only],
- "event_type": decision|preference|plan|change|cancellation|meeting|life_event|activity|task_completed|incident|migration|fact|other,
- "status": completed|planned|cancelled|ongoing|unknown, "participants": [], "entities": [], "criticality": routine|preference|identity|safety,
- "time_text": the time expression exactly as written or "", "supersedes": [ids from "existing"], "conflicts_with": [ids from "existing"]}
-Never cite "before" or "after" messages: they are context. Never invent a date: put the words in time_text.`
 
 // ExtractHandler returns the wal handler for extract jobs: it asks m for
 // the event cards of block Target (context: the previous block and the
@@ -62,13 +53,11 @@ func ExtractHandler(db *kv.DB, m model.Model, ix *index.Index, log *slog.Logger,
 		if src.Block.State != layers.StateReady {
 			return nil, wal.Permanent(fmt.Errorf("block %d is %s: extraction needs a ready block", src.Block.ID, src.Block.State))
 		}
-		payload, err := json.Marshal(&in)
+		req, err := model.NewRequest(model.TaskExtractEvents, &in)
 		if err != nil {
 			return nil, wal.Permanent(err)
 		}
-		raw, err := m.Complete(ctx, model.Request{
-			Task: model.TaskExtractEvents, System: extractSystem, Prompt: "Input:\n" + string(payload), Input: &in,
-		})
+		raw, err := model.Call(ctx, m, req)
 		if err != nil {
 			return nil, fmt.Errorf("model %s: %w", m.Name(), err)
 		}

@@ -2,7 +2,6 @@ package graph
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -28,12 +27,6 @@ type projected struct {
 	Rejected int      `msgpack:"r"`
 	Events   []uint64 `msgpack:"e"`
 }
-
-const projectSystem = `You maintain a current-state graph of people, projects, organizations, tools and places.
-Given a batch of event cards, reply with exactly one JSON object {"ops": [...]}; each op:
-{"op": upsert_node|add_alias|set_fact|close_fact|add_edge|close_edge, "kind", "name", "alias", "tags",
- "key", "value", "relation", "target", "target_kind", "valid_from" (RFC 3339 or ""), "event_ids": [ids from the batch]}.
-Use only the fact keys and relations of the schema; cite only events of the batch.`
 
 // Projected reports whether block's events have been projected.
 func Projected(tx *bolt.Tx, block uint64) bool {
@@ -71,11 +64,11 @@ func ProjectHandler(db *kv.DB, m model.Model, ix *index.Index, log *slog.Logger,
 		}
 		var out model.ProjectOutput
 		if len(in.Events) > 0 {
-			payload, err := json.Marshal(&in)
+			req, err := model.NewRequest(model.TaskProjectGraph, &in)
 			if err != nil {
 				return nil, wal.Permanent(err)
 			}
-			raw, err := m.Complete(ctx, model.Request{Task: model.TaskProjectGraph, System: projectSystem, Prompt: "Batch:\n" + string(payload), Input: &in})
+			raw, err := model.Call(ctx, m, req)
 			if err != nil {
 				return nil, fmt.Errorf("model %s: %w", m.Name(), err)
 			}

@@ -2,7 +2,6 @@ package layers
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -31,13 +30,6 @@ const (
 	MaxFactCites    = 8
 )
 
-const deriveSystem = `You derive compact views of one block of a conversation for a memory engine.
-Reply with exactly one JSON object and nothing else:
-{"title": string (1-80 chars), "tags": [1-8 lower-case strings of 1-32 chars],
- "summary": string (1-600 chars),
- "facts": [{"text": string (1-240 chars), "message_ids": [ids of messages in this block that state it]}] (0-12 facts)}
-Only cite message ids that appear in the input. Keep dates, names and numbers exact.`
-
 // DeriveHandler returns the wal handler for derive jobs: it asks m for a
 // block's L0–L2, validates the output and stores it with state ready in the
 // transaction that marks the job done. A block whose job fails for good is
@@ -64,15 +56,11 @@ func DeriveHandler(db *kv.DB, m model.Model, now func() time.Time) wal.Handler {
 			if b.State == StateReady {
 				return func(*bolt.Tx) error { return nil }, nil // already derived: nothing to redo
 			}
-			in := DeriveInput(b, msgs)
-			payload, err := json.Marshal(in)
+			req, err := model.NewRequest(model.TaskDeriveBlock, DeriveInput(b, msgs))
 			if err != nil {
 				return nil, wal.Permanent(err)
 			}
-			raw, err := m.Complete(ctx, model.Request{
-				Task: model.TaskDeriveBlock, System: deriveSystem,
-				Prompt: "Block:\n" + string(payload), Input: in,
-			})
+			raw, err := model.Call(ctx, m, req)
 			if err != nil {
 				return nil, fmt.Errorf("model %s: %w", m.Name(), err)
 			}

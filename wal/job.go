@@ -8,6 +8,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/stratagate/stratagate/kv"
+	"github.com/stratagate/stratagate/model"
 )
 
 // State is a job's lifecycle state.
@@ -45,6 +46,11 @@ type Job struct {
 	Created   time.Time `msgpack:"c"`
 	Updated   time.Time `msgpack:"u"`
 	NotBefore time.Time `msgpack:"n,omitempty"` // earliest retry time
+	// Usage sums the model usage of every recorded attempt, and Prompt
+	// names the prompt of the last one (see Charge). Both are absent from
+	// records written before they existed, which decode as zero.
+	Usage  model.Usage `msgpack:"m,omitempty"`
+	Prompt string      `msgpack:"p,omitempty"`
 }
 
 // ErrJobNotFound is returned for an unknown job id.

@@ -11,6 +11,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/stratagate/stratagate/kv"
+	"github.com/stratagate/stratagate/model"
 )
 
 // ErrStopped is returned by WaitIdle once the Runner has been stopped.
@@ -279,7 +280,7 @@ func (r *Runner) run(ctx context.Context, j Job) bool {
 	if j.Attempts >= r.opts.MaxAttempts {
 		// Every attempt was used up by a process that died during the
 		// job: running it again would crash again.
-		r.fail(log, h, ok, j, fmt.Sprintf("attempts exhausted: %d attempts interrupted (last: %s)", j.Attempts, j.Err))
+		r.fail(log, h, ok, j, fmt.Sprintf("attempts exhausted: %d attempts interrupted (last: %s)", j.Attempts, j.Err), nil)
 		return true
 	}
 	if err := r.db.Update(func(tx *bolt.Tx) error {
@@ -290,19 +291,25 @@ func (r *Runner) run(ctx context.Context, j Job) bool {
 		log.Error("claim failed", "err", err)
 		return ctx.Err() == nil
 	}
+	// The attempt's model calls are counted in its own meter and charged
+	// in the transaction that records its outcome.
+	mt := &model.Meter{}
+	charge := func(tx *bolt.Tx) error { return Charge(tx, j.ID, mt.Usage(), mt.Prompt()) }
 	var runErr error
 	if !ok {
 		runErr = Permanent(fmt.Errorf("no handler for job kind %q", j.Kind))
 	} else {
 		var apply Apply
-		apply, runErr = safeRun(ctx, h, j)
+		apply, runErr = safeRun(model.WithMeter(ctx, mt), h, j)
 		if runErr == nil {
 			runErr = r.db.Update(func(tx *bolt.Tx) error {
 				if err := safeApply(apply, tx); err != nil {
 					return err
 				}
-				_, err := Done(tx, j.ID, r.opts.Now())
-				return err
+				if _, err := Done(tx, j.ID, r.opts.Now()); err != nil {
+					return err
+				}
+				return charge(tx)
 			})
 			if runErr == nil {
 				log.Debug("job done", "attempts", j.Attempts)
@@ -312,18 +319,27 @@ func (r *Runner) run(ctx context.Context, j Job) bool {
 	}
 	if ctx.Err() != nil {
 		// Stopping: the interruption is ours, not the job's fault.
-		if err := r.db.Update(func(tx *bolt.Tx) error { _, err := Release(tx, j.ID, r.opts.Now()); return err }); err != nil {
+		if err := r.db.Update(func(tx *bolt.Tx) error {
+			if _, err := Release(tx, j.ID, r.opts.Now()); err != nil {
+				return err
+			}
+			return charge(tx)
+		}); err != nil {
 			log.Error("release failed; job resumes on next open", "err", err)
 		}
 		return false
 	}
 	cause := runErr.Error()
 	var perm permanentError
-	final := errors.As(runErr, &perm) || j.Attempts >= r.opts.MaxAttempts
+	// A request the model server refused for good (a bad key, an unknown
+	// model, a prompt beyond its context) cannot succeed on retry.
+	final := errors.As(runErr, &perm) || errors.Is(runErr, model.ErrPermanent) || j.Attempts >= r.opts.MaxAttempts
 	if !final {
 		err := r.db.Update(func(tx *bolt.Tx) error {
-			_, err := Retry(tx, j.ID, cause, r.opts.Now(), time.Now().Add(r.backoff(j.Attempts)))
-			return err
+			if _, err := Retry(tx, j.ID, cause, r.opts.Now(), time.Now().Add(r.backoff(j.Attempts))); err != nil {
+				return err
+			}
+			return charge(tx)
 		})
 		if err != nil {
 			log.Error("recording job retry", "err", err)
@@ -332,7 +348,7 @@ func (r *Runner) run(ctx context.Context, j Job) bool {
 		}
 		return true
 	}
-	r.fail(log, h, ok, j, cause)
+	r.fail(log, h, ok, j, cause, charge)
 	return true
 }
 
@@ -345,11 +361,17 @@ func (r *Runner) run(ctx context.Context, j Job) bool {
 // all. So the failure and its effect (a derive job's block marked failed)
 // are recorded together or not at all, and no block is left pending
 // without a job.
-func (r *Runner) fail(log *slog.Logger, h Handler, ok bool, j Job, cause string) {
+func (r *Runner) fail(log *slog.Logger, h Handler, ok bool, j Job, cause string, charge func(*bolt.Tx) error) {
+	if charge == nil {
+		charge = func(*bolt.Tx) error { return nil }
+	}
 	var hookErr error
 	err := r.update(func(tx *bolt.Tx) error {
 		if _, err := Fail(tx, j.ID, cause, r.opts.Now()); err != nil {
 			hookErr = err
+			return err
+		}
+		if err := charge(tx); err != nil {
 			return err
 		}
 		if ok && h.OnFail != nil {
@@ -365,8 +387,10 @@ func (r *Runner) fail(log *slog.Logger, h Handler, ok bool, j Job, cause string)
 	if err != nil {
 		log.Error("job failure hook failed; marking the job failed without it", "err", err)
 		err = r.update(func(tx *bolt.Tx) error {
-			_, err := Fail(tx, j.ID, cause+"; failure hook: "+err.Error(), r.opts.Now())
-			return err
+			if _, err := Fail(tx, j.ID, cause+"; failure hook: "+err.Error(), r.opts.Now()); err != nil {
+				return err
+			}
+			return charge(tx)
 		})
 	}
 	if err != nil {

@@ -1,0 +1,70 @@
+package model
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"strconv"
+)
+
+// PromptVersion numbers the prompt set. Bump it when a prompt's meaning
+// changes; the golden files in testdata/prompts change with any wording.
+const PromptVersion = 1
+
+// Prompt is the reviewed instruction set of one task: the system text
+// (what to do, exactly what code will reject, an example reply) and the
+// JSON Schema of the reply. All prompts live in this package, in
+// prompt_text.go.
+type Prompt struct {
+	Task   Task
+	System string
+	Lead   string // precedes the input JSON in the user message
+	Schema []byte // JSON Schema of the reply object
+	id     string
+}
+
+// ID is "task/version/hash": the hash covers the system text, the lead
+// and the schema, so a stored job or assessment names the exact prompt it
+// was produced with.
+func (p *Prompt) ID() string { return p.id }
+
+var prompts = map[Task]*Prompt{}
+
+func register(p *Prompt) {
+	h := sha256.New()
+	h.Write([]byte(p.System))
+	h.Write([]byte{0})
+	h.Write([]byte(p.Lead))
+	h.Write([]byte{0})
+	h.Write(p.Schema)
+	p.id = string(p.Task) + "/" + strconv.Itoa(PromptVersion) + "/" + hex.EncodeToString(h.Sum(nil)[:4])
+	prompts[p.Task] = p
+}
+
+// PromptFor returns the prompt of task, or nil for an unknown task.
+func PromptFor(task Task) *Prompt { return prompts[task] }
+
+// Tasks returns every task with a prompt, in a fixed order.
+func Tasks() []Task {
+	return []Task{TaskDeriveBlock, TaskExtractEvents, TaskProjectGraph, TaskAssessEvidence, TaskAnswer}
+}
+
+// NewRequest renders the request of task for input: the task's system
+// text, its lead and input as JSON with secrets redacted, its
+// schema and its id. Input is kept as is for heuristic models, which run
+// locally.
+func NewRequest(task Task, input any) (Request, error) {
+	p := prompts[task]
+	if p == nil {
+		return Request{}, fmt.Errorf("model: no prompt for task %q", task)
+	}
+	payload, err := json.Marshal(input)
+	if err != nil {
+		return Request{}, fmt.Errorf("model: encoding %s input: %w", task, err)
+	}
+	return Request{
+		Task: task, System: p.System, Prompt: p.Lead + string(payload),
+		Input: input, Schema: p.Schema, PromptID: p.id,
+	}, nil
+}
