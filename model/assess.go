@@ -32,7 +32,7 @@ type AssessInput struct {
 	BatchID    string         `json:"batch_id"`
 	Strategy   string         `json:"strategy"` // the step that produced the batch
 	Query      string         `json:"query,omitempty"`
-	Items      []EvidenceItem `json:"items"`            // the only citable refs
+	Items      []EvidenceItem `json:"items"`             // the only citable refs
 	Earlier    []EvidenceItem `json:"earlier,omitempty"` // cited by earlier rounds; context only
 	Tried      []string       `json:"tried,omitempty"`   // earlier steps, "strategy: query"
 	RoundsLeft int            `json:"rounds_left"`
