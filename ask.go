@@ -18,6 +18,8 @@ import (
 	"github.com/stratagate/stratagate/events/temporal"
 	"github.com/stratagate/stratagate/gate"
 	"github.com/stratagate/stratagate/layers"
+	"github.com/stratagate/stratagate/model"
+	"github.com/stratagate/stratagate/model/heuristic"
 )
 
 // AskOptions bound one Ask.
@@ -32,6 +34,11 @@ type AskOptions struct {
 	// question ("last week", "how many days ago") count from it. Zero
 	// means the store clock (Options.Clock).
 	Now time.Time
+	// Assessor and Answerer, when set, replace the gate's (see
+	// Options.GateModel) for this call; their output is validated like
+	// any other.
+	Assessor gate.Assessor
+	Answerer gate.Answerer
 }
 
 // Answer is the result of Ask: the answer text, the gate's verdict, what
@@ -60,6 +67,9 @@ type Answer struct {
 	// otherwise.
 	TimeStart, TimeEnd time.Time
 	TimePrecision      string
+	// Usage is what this Ask's model calls cost (zero for the offline
+	// gate); it is also added to Stats.Usage on a writable Memory.
+	Usage model.Usage
 }
 
 // Evidence is one memory an answer used, traceable to its source.
@@ -125,12 +135,18 @@ func (m *Memory) Ask(ctx context.Context, question string, opts AskOptions) (Ans
 	if err != nil {
 		return Answer{}, err
 	}
-	res, err := gate.RunSession(ctx, sess, r, gate.HeuristicAssessor{}, gate.HeuristicAnswerer{})
+	assessor, answerer := m.gateOf(&opts)
+	mt := &model.Meter{}
+	res, err := gate.RunSession(model.WithMeter(ctx, mt), sess, r, assessor, answerer)
 	if err != nil {
+		// What the model calls cost is counted even when they failed.
+		if uerr := m.chargeAsk(ctx, mt); uerr != nil {
+			m.opts.Logger.Warn("recording model usage", "err", uerr)
+		}
 		return Answer{}, classify(err)
 	}
 	ans := Answer{Text: res.Text, Verdict: string(res.Verdict), Missing: res.Missing, AssessmentID: res.SufficientAssessmentID,
-		TimeStart: res.TimeStart, TimeEnd: res.TimeEnd, TimePrecision: res.TimePrecision}
+		TimeStart: res.TimeStart, TimeEnd: res.TimeEnd, TimePrecision: res.TimePrecision, Usage: mt.Usage()}
 	for _, st := range res.Trace {
 		ans.Trace = append(ans.Trace, Step{Strategy: string(st.Strategy), Query: st.Query, Target: st.Target, BatchID: st.BatchID,
 			Verdict: string(st.Verdict), Missing: st.Missing, NewItems: st.NewItems, MessageIDs: st.MessageIDs})
@@ -152,11 +168,30 @@ func (m *Memory) Ask(ctx context.Context, question string, opts AskOptions) (Ans
 		}
 	}
 	if res.Verdict == gate.Sufficient && !m.opts.ReadOnly {
-		if err := m.recordAsk(ctx, sess, res.SufficientAssessmentID, use); err != nil {
+		if err := m.recordAsk(ctx, sess, res.SufficientAssessmentID, use, mt); err != nil {
 			return ans, fmt.Errorf("recording use: %w", err)
 		}
+	} else if err := m.chargeAsk(ctx, mt); err != nil {
+		return ans, fmt.Errorf("recording model usage: %w", err)
 	}
 	return ans, nil
+}
+
+// gateOf returns the assessor and answerer of an Ask: the call's own, the
+// model's (Options.GateModel), or the offline gate's.
+func (m *Memory) gateOf(opts *AskOptions) (gate.Assessor, gate.Answerer) {
+	var a gate.Assessor = gate.HeuristicAssessor{}
+	var ans gate.Answerer = gate.HeuristicAnswerer{}
+	if m.opts.GateModel && m.opts.Model.Name() != heuristic.Name {
+		a, ans = gate.ModelAssessor{Model: m.opts.Model}, gate.ModelAnswerer{Model: m.opts.Model}
+	}
+	if opts.Assessor != nil {
+		a = opts.Assessor
+	}
+	if opts.Answerer != nil {
+		ans = opts.Answerer
+	}
+	return a, ans
 }
 
 // retriever executes the gate's steps against the Memory.

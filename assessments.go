@@ -15,6 +15,8 @@ import (
 	"github.com/stratagate/stratagate/gate"
 	"github.com/stratagate/stratagate/graph"
 	"github.com/stratagate/stratagate/kv"
+	"github.com/stratagate/stratagate/model"
+	"github.com/stratagate/stratagate/wal"
 )
 
 // ErrAssessment is returned by RecordAssessment for an assessment that is
@@ -39,6 +41,11 @@ type assessmentRecord struct {
 	NodeIDs  []uint64 `msgpack:"n,omitempty"` // of the refs "n<id>", sorted
 	Fit      string   `msgpack:"f,omitempty"`
 	At       int64    `msgpack:"t"` // record time, Unix ns (not compared)
+	// Prompt is the model prompt id of the assessment ("" for the offline
+	// gate) and Usage what the Ask's model calls cost; neither is
+	// compared, and records written before they existed lack both.
+	Prompt string      `msgpack:"p,omitempty"`
+	Usage  model.Usage `msgpack:"m,omitempty"`
 }
 
 func (r *assessmentRecord) sameAs(o *assessmentRecord) bool {
@@ -138,7 +145,7 @@ func checkBacked(rec *assessmentRecord, evs, nodes []uint64) error {
 // by it) and records the use of the events and nodes it cites that the
 // answer's evidence holds, under receipt "ask:<assessment id>", in one
 // transaction.
-func (m *Memory) recordAsk(ctx context.Context, sess *gate.Session, id string, inAnswer Use) error {
+func (m *Memory) recordAsk(ctx context.Context, sess *gate.Session, id string, inAnswer Use, mt *model.Meter) error {
 	var final *gate.Assessment
 	st := sess.State()
 	for i := range st.Assessments {
@@ -150,6 +157,7 @@ func (m *Memory) recordAsk(ctx context.Context, sess *gate.Session, id string, i
 		return fmt.Errorf("%w: %w: the session holds no sufficient assessment %q", ErrInvalidInput, ErrAssessment, id)
 	}
 	rec := newAssessmentRecord(nil, final)
+	rec.Prompt, rec.Usage = mt.PromptOf(model.TaskAssessEvidence), mt.Usage()
 	if len(st.Steps) > 0 {
 		last := st.Steps[len(st.Steps)-1] // the sufficient batch ends the session
 		rec.Strategy, rec.Query = string(last.Strategy), last.Query
@@ -175,11 +183,39 @@ func (m *Memory) recordAsk(ctx context.Context, sess *gate.Session, id string, i
 		if err := putAssessment(tx, &rec, now.UnixNano()); err != nil {
 			return err
 		}
+		if err := addAskUsage(tx, mt); err != nil {
+			return err
+		}
 		if len(use.EventIDs) == 0 && len(use.NodeIDs) == 0 {
 			return nil // the answer rests on messages or blocks only
 		}
 		return recordUse(tx, &use, now)
 	})
+}
+
+// chargeAsk adds the usage of an Ask whose use is not recorded (no
+// sufficient verdict, or an error) to the file's totals. The offline gate
+// makes no model call, so it writes nothing.
+func (m *Memory) chargeAsk(ctx context.Context, mt *model.Meter) error {
+	if m.opts.ReadOnly || mt.Usage().IsZero() {
+		return nil
+	}
+	release, err := m.enter(context.WithoutCancel(ctx))
+	if err != nil {
+		return err
+	}
+	defer release()
+	return m.db.Update(func(tx *bolt.Tx) error { return addAskUsage(tx, mt) })
+}
+
+// addAskUsage adds an Ask's usage to the totals by gate task.
+func addAskUsage(tx *bolt.Tx, mt *model.Meter) error {
+	for task, u := range mt.ByTask() {
+		if err := wal.AddUsage(tx, string(task), u); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // RecordAssessment records a sufficient assessment of batch b, for an

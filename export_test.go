@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/stratagate/stratagate/wal"
 )
 
 // Contents returns every bucket of m's file, recursively, as path → value
@@ -34,4 +36,15 @@ func Contents(m *Memory) (map[string]string, error) {
 		return tx.ForEach(func(name []byte, b *bolt.Bucket) error { return walk(string(name)+"/", b) })
 	})
 	return out, err
+}
+
+// Jobs returns every job of m's file, for tests of what jobs record.
+func Jobs(m *Memory) ([]wal.Job, error) {
+	var jobs []wal.Job
+	err := m.db.View(func(tx *bolt.Tx) error {
+		var err error
+		jobs, err = wal.List(tx, "")
+		return err
+	})
+	return jobs, err
 }

@@ -21,8 +21,16 @@ type Options struct {
 	// Default 0.30.
 	DecayCoefficient float64
 	// Model runs every model-backed step. Default: the offline,
-	// deterministic heuristic model.
+	// deterministic heuristic model. ModelFromSpec builds one from a spec
+	// such as "openai:<model name>".
 	Model model.Model
+	// GateModel makes Ask judge evidence and compose answers with Model
+	// (gate.ModelAssessor and gate.ModelAnswerer) instead of the offline
+	// gate. Default false: an Ask then makes no model call, whatever
+	// Model is. It has no effect with the heuristic model, whose gate is
+	// the offline one. AskOptions.Assessor and Answerer override it per
+	// call.
+	GateModel bool
 	// NoSync skips fsync on commit: faster, but a power loss (not a process
 	// crash) may lose acknowledged turns. Default false.
 	NoSync bool

@@ -7,6 +7,7 @@ import (
 
 	"github.com/stratagate/stratagate/kv"
 	"github.com/stratagate/stratagate/layers"
+	"github.com/stratagate/stratagate/model"
 	"github.com/stratagate/stratagate/wal"
 )
 
@@ -24,6 +25,13 @@ type Stats struct {
 	JobsQueued    int // pending or running
 	JobsFailed    int
 	Buckets       map[string]int // keys per bucket
+	// Model is the name of the model the Memory runs (Options.Model).
+	Model string
+	// Usage is what model calls cost, summed by job kind ("derive",
+	// "extract", "project") and by gate task ("assess_evidence",
+	// "answer"). The offline heuristic model counts calls and latency;
+	// remote models add the tokens their server reports.
+	Usage map[string]model.Usage
 }
 
 // Stats returns counts of the file's records.
@@ -33,7 +41,7 @@ func (m *Memory) Stats(ctx context.Context) (Stats, error) {
 		return Stats{}, err
 	}
 	defer release()
-	s := Stats{Buckets: map[string]int{}}
+	s := Stats{Buckets: map[string]int{}, Model: m.opts.Model.Name()}
 	if s.Format, err = m.db.Format(); err != nil {
 		return Stats{}, err
 	}
@@ -65,7 +73,11 @@ func (m *Memory) Stats(ctx context.Context) (Stats, error) {
 			return err
 		}
 		failed, err := wal.List(tx, wal.StateFailed)
+		if err != nil {
+			return err
+		}
 		s.JobsFailed = len(failed)
+		s.Usage, err = wal.Usages(tx)
 		return err
 	})
 	return s, err

@@ -16,7 +16,7 @@ type EvidenceItem struct {
 	Kind        string   `json:"kind"` // event, message, node, block
 	Speaker     string   `json:"speaker,omitempty"`
 	MentionedAt string   `json:"mentioned_at,omitempty"` // RFC 3339: when it was said
-	Happened    string   `json:"happened,omitempty"`     // resolved occurrence interval, "start/end" RFC 3339
+	Happened    string   `json:"happened,omitempty"`     // when it took place, resolved and rendered ("June 2024", "3 May 2024")
 	TimeText    string   `json:"time_text,omitempty"`
 	Title       string   `json:"title,omitempty"`
 	Text        string   `json:"text"`

@@ -11,6 +11,7 @@ package model
 import (
 	"context"
 	"errors"
+	"fmt"
 )
 
 // Task names one model-backed step. The value is part of the wire contract
@@ -67,7 +68,7 @@ var (
 	ErrPermanent = errors.New("model: request refused")
 	// ErrContextSize marks a prompt larger than the model's context
 	// window. It also wraps ErrPermanent.
-	ErrContextSize = errors.New("model: prompt exceeds the context size")
+	ErrContextSize = fmt.Errorf("model: prompt exceeds the context size: %w", ErrPermanent)
 	// ErrTruncated marks output cut at the token budget (finish_reason
 	// "length") even after one retry with a larger budget.
 	ErrTruncated = errors.New("model: output truncated")

@@ -38,7 +38,7 @@ func fixedInputs() map[model.Task]any {
 			Question: "When is the launch?", Now: "2024-05-10T09:00:00Z", BatchID: "s1-b1", Strategy: "search_events",
 			Query: "launch", RoundsLeft: 2, Items: []model.EvidenceItem{{
 				Ref: "e9", Kind: "event", Speaker: "Robin", MentionedAt: "2024-05-03T14:00:00+02:00",
-				Happened: "2024-06-01T00:00:00+02:00/2024-07-01T00:00:00+02:00", TimeText: "June",
+				Happened: "June 2024", TimeText: "June",
 				Title: "Launch moved to June", Text: "Robin moved the launch to June.", Quote: "We moved the launch to June",
 			}},
 		},

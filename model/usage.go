@@ -29,15 +29,17 @@ func (u *Usage) Add(o Usage) {
 func (u Usage) IsZero() bool { return u == Usage{} }
 
 // Meter collects the Usage of the model calls made under one context (one
-// job attempt, one Ask) and the prompt they used. It is safe for
-// concurrent use; a nil *Meter ignores everything.
+// job attempt, one Ask), in total and by task, and the prompts they used.
+// It is safe for concurrent use; a nil *Meter ignores everything.
 type Meter struct {
-	mu     sync.Mutex
-	usage  Usage
-	prompt string
+	mu      sync.Mutex
+	usage   Usage
+	prompt  string
+	byTask  map[Task]Usage
+	prompts map[Task]string
 }
 
-// Add records u.
+// Add records u (the model client's tokens of one call).
 func (mt *Meter) Add(u Usage) {
 	if mt == nil {
 		return
@@ -67,13 +69,48 @@ func (mt *Meter) Prompt() string {
 	return mt.prompt
 }
 
-func (mt *Meter) setPrompt(id string) {
-	if mt == nil || id == "" {
+// ByTask returns the usage of the calls made through Call, by task.
+func (mt *Meter) ByTask() map[Task]Usage {
+	out := map[Task]Usage{}
+	if mt == nil {
+		return out
+	}
+	mt.mu.Lock()
+	defer mt.mu.Unlock()
+	for t, u := range mt.byTask {
+		out[t] = u
+	}
+	return out
+}
+
+// PromptOf returns the PromptID of the last call for task made through
+// Call, or "".
+func (mt *Meter) PromptOf(task Task) string {
+	if mt == nil {
+		return ""
+	}
+	mt.mu.Lock()
+	defer mt.mu.Unlock()
+	return mt.prompts[task]
+}
+
+// addCall records one call made through Call.
+func (mt *Meter) addCall(task Task, prompt string, u Usage) {
+	if mt == nil {
 		return
 	}
 	mt.mu.Lock()
-	mt.prompt = id
-	mt.mu.Unlock()
+	defer mt.mu.Unlock()
+	mt.usage.Add(u)
+	if mt.byTask == nil {
+		mt.byTask, mt.prompts = map[Task]Usage{}, map[Task]string{}
+	}
+	t := mt.byTask[task]
+	t.Add(u)
+	mt.byTask[task] = t
+	if prompt != "" {
+		mt.prompt, mt.prompts[task] = prompt, prompt
+	}
 }
 
 type meterKey struct{}
@@ -90,13 +127,20 @@ func MeterOf(ctx context.Context) *Meter {
 	return mt
 }
 
-// Call runs m.Complete(ctx, req), counting the call, its latency and its
-// prompt in the Meter of ctx. Every caller in StrataGate goes through it.
+// Call runs m.Complete(ctx, req), counting the call, its latency, the
+// tokens the client reports and its prompt in the Meter of ctx, by task.
+// Every caller in StrataGate goes through it.
 func Call(ctx context.Context, m Model, req Request) (string, error) {
-	mt := MeterOf(ctx)
-	mt.setPrompt(req.PromptID)
+	parent := MeterOf(ctx)
+	if parent == nil {
+		return m.Complete(ctx, req)
+	}
+	call := &Meter{}
 	start := time.Now()
-	raw, err := m.Complete(ctx, req)
-	mt.Add(Usage{Calls: 1, Latency: time.Since(start)})
+	raw, err := m.Complete(WithMeter(ctx, call), req)
+	u := call.Usage()
+	u.Calls++
+	u.Latency += time.Since(start)
+	parent.addCall(req.Task, req.PromptID, u)
 	return raw, err
 }

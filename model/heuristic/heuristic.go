@@ -30,8 +30,11 @@ var (
 // constructors; &Model{} or Model{} work just as well.
 func New() *Model { return &Model{} }
 
+// Name is the heuristic model's name.
+const Name = "heuristic"
+
 // Name returns "heuristic", the name recorded in logs and the meta bucket.
-func (Model) Name() string { return "heuristic" }
+func (Model) Name() string { return Name }
 
 // Complete runs the rules for req.Task and returns their result as JSON
 // text, exactly as a remote model would, so the caller's strict decoding
