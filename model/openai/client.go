@@ -74,16 +74,11 @@ func (c *Client) JSONMode() JSONMode {
 	return c.mu.mode
 }
 
-// downgrade switches the client from json_schema to json_object for good;
-// it reports whether this call made the switch (false: already done).
-func (c *Client) downgrade() bool {
+// downgrade switches the client from json_schema to json_object for good.
+func (c *Client) downgrade() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.mu.mode != JSONModeSchema {
-		return false
-	}
 	c.mu.mode = JSONModeObject
-	return true
 }
 
 // Internal failure kinds of one attempt, turned into the exported errors
@@ -131,7 +126,7 @@ func (c *Client) Complete(ctx context.Context, req model.Request) (string, error
 		maxTokens = c.opts.MaxTokens
 	}
 	meter := model.MeterOf(ctx)
-	grown := false
+	grown, downgraded := false, false
 	for retries := 0; ; {
 		mode := c.JSONMode()
 		body, err := json.Marshal(c.buildRequest(req, schema, mode, maxTokens))
@@ -159,7 +154,11 @@ func (c *Client) Complete(ctx context.Context, req model.Request) (string, error
 		case err == nil:
 			return r.content, nil
 		case errors.As(err, &se):
-			if mode == JSONModeSchema && schema != nil && isSchemaUnsupported(se) && c.downgrade() {
+			if mode == JSONModeSchema && schema != nil && !downgraded && isSchemaUnsupported(se) {
+				// Another call may have switched the client meanwhile;
+				// either way this call retries once in json_object.
+				c.downgrade()
+				downgraded = true
 				continue
 			}
 			if !retryableStatus(se.Code) {
