@@ -254,7 +254,11 @@ func (c *Client) transport(actx context.Context, err error) error {
 	return &transportError{msg: scrub(err.Error(), c.opts.APIKey, messageLimit)}
 }
 
-// String describes the client without its key.
+// String describes the client without its key ("openai:<model> at
+// <base URL>"), so that logging a Client cannot leak it.
 func (c *Client) String() string {
 	return fmt.Sprintf("%s at %s", c.Name(), strings.TrimSuffix(c.endpoint, "/chat/completions"))
 }
+
+// GoString is String, for %#v.
+func (c *Client) GoString() string { return c.String() }
