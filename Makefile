@@ -42,6 +42,7 @@ FUZZTIME ?= 30s
 FUZZ = $(GO) test -run='^$$' -fuzztime=$(FUZZTIME) -fuzz
 fuzz:
 	$(FUZZ)='^FuzzDecode$$' ./model/
+	$(FUZZ)='^FuzzParseReply$$' ./model/openai/
 	$(FUZZ)='^FuzzTokenize$$' ./bm25/
 	$(FUZZ)='^FuzzExpandQuery$$' ./bm25/
 	$(FUZZ)='^FuzzSearchRawQuery$$' .
