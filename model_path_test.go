@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -208,4 +210,77 @@ func TestGateModelChoice(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 1, pm.count(model.TaskAssessEvidence))
 	assert.True(t, strings.HasPrefix(ans.Text, "From memory: "), ans.Text)
+}
+
+// TestModelPathOverHTTP: the same pipeline through the OpenAI-compatible
+// client and a local server speaking the Chat Completions wire format,
+// with token usage as the server reports it.
+func TestModelPathOverHTTP(t *testing.T) {
+	var mu sync.Mutex
+	tasks := map[string]int{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			Messages []struct {
+				Role, Content string
+			} `json:"messages"`
+			ResponseFormat struct {
+				Type       string `json:"type"`
+				JSONSchema struct {
+					Name string `json:"name"`
+				} `json:"json_schema"`
+			} `json:"response_format"`
+		}
+		if r.URL.Path != "/v1/chat/completions" || json.NewDecoder(r.Body).Decode(&req) != nil || len(req.Messages) != 2 {
+			http.Error(w, `{"error":{"message":"bad request"}}`, http.StatusBadRequest)
+			return
+		}
+		task := model.Task(req.ResponseFormat.JSONSchema.Name)
+		mu.Lock()
+		tasks[string(task)]++
+		mu.Unlock()
+		reply, err := fakeReply(task, req.Messages[1].Content, "")
+		if err != nil || req.ResponseFormat.Type != "json_schema" {
+			http.Error(w, `{"error":{"message":"unexpected request"}}`, http.StatusBadRequest)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{
+			"id": "chatcmpl-1", "object": "chat.completion", "model": "fake",
+			"choices": []any{map[string]any{"index": 0, "finish_reason": "stop",
+				"message": map[string]any{"role": "assistant", "content": reply}}},
+			"usage": map[string]any{"prompt_tokens": 120, "completion_tokens": 30, "total_tokens": 150,
+				"prompt_tokens_details": map[string]any{"cached_tokens": 20}},
+		})
+	}))
+	defer srv.Close()
+
+	m, err := stratagate.ModelFromSpec("openai:fake", func(k string) string {
+		return map[string]string{"STRATAGATE_MODEL_BASE_URL": srv.URL + "/v1"}[k]
+	})
+	require.NoError(t, err)
+	ctx := context.Background()
+	mem, _ := openMem(t, &stratagate.Options{Model: m, GateModel: true, BlockTurns: 2, NoSync: true})
+	appendN(t, mem, "atlas", 0, 4)
+	waitIdle(t, mem)
+	ans, err := mem.Ask(ctx, "What did we decide about Postgres?", stratagate.AskOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, "sufficient", ans.Verdict)
+	assert.True(t, strings.HasPrefix(ans.Text, "From memory: "), ans.Text)
+	assert.Equal(t, int64(240), ans.Usage.PromptTokens, "two calls of 120 prompt tokens")
+
+	st, err := mem.Stats(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, "openai:fake", st.Model)
+	for _, k := range []string{"derive", "extract", "project"} {
+		u := st.Usage[k]
+		assert.Positive(t, u.Calls, k)
+		assert.Equal(t, 120*u.Calls, u.PromptTokens, k)
+		assert.Equal(t, 30*u.Calls, u.CompletionTokens, k)
+		assert.Equal(t, 20*u.Calls, u.CachedTokens, k)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	assert.Equal(t, 2, tasks["derive_block"])
+	assert.Equal(t, 1, tasks["assess_evidence"])
+	assert.Equal(t, 1, tasks["answer"])
 }
