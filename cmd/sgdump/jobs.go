@@ -8,6 +8,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/stratagate/stratagate/kv"
+	"github.com/stratagate/stratagate/model"
 	"github.com/stratagate/stratagate/wal"
 )
 
@@ -29,6 +30,10 @@ type jobOut struct {
 	Created   string `json:"created"`
 	Updated   string `json:"updated"`
 	NotBefore string `json:"not_before,omitempty"`
+	// Prompt and Usage: the model prompt of the last attempt and what
+	// every recorded attempt cost.
+	Prompt string      `json:"prompt,omitempty"`
+	Usage  model.Usage `json:"usage"`
 }
 
 func runJobs(e *env, args []string, state string) error {
@@ -58,17 +63,19 @@ func runJobs(e *env, args []string, state string) error {
 		out[i] = jobOut{
 			ID: j.ID, Kind: string(j.Kind), Target: j.Target, State: string(j.State), Attempts: j.Attempts,
 			Error: j.Err, Created: stamp(j.Created), Updated: stamp(j.Updated), NotBefore: stamp(j.NotBefore),
+			Prompt: j.Prompt, Usage: j.Usage,
 		}
 	}
 	return e.emit(struct {
 		Jobs []jobOut `json:"jobs"`
 	}{out}, func(w io.Writer) error {
 		tw := newTable(w)
-		fmt.Fprintln(tw, "ID\tKIND\tTARGET\tSTATE\tATTEMPTS\tUPDATED\tERROR")
+		fmt.Fprintln(tw, "ID\tKIND\tTARGET\tSTATE\tATTEMPTS\tUPDATED\tCALLS\tTOKENS\tPROMPT\tERROR")
 		counts := map[string]int{}
 		for _, j := range out {
 			counts[j.State]++
-			fmt.Fprintf(tw, "%d\t%s\t%d\t%s\t%d\t%s\t%s\n", j.ID, j.Kind, j.Target, j.State, j.Attempts, dash(j.Updated), dash(oneLine(j.Error, 80)))
+			fmt.Fprintf(tw, "%d\t%s\t%d\t%s\t%d\t%s\t%d\t%d/%d\t%s\t%s\n", j.ID, j.Kind, j.Target, j.State, j.Attempts, dash(j.Updated),
+				j.Usage.Calls, j.Usage.PromptTokens, j.Usage.CompletionTokens, dash(j.Prompt), dash(oneLine(j.Error, 80)))
 		}
 		if err := tw.Flush(); err != nil {
 			return err

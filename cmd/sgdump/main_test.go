@@ -179,6 +179,8 @@ func TestStats(t *testing.T) {
 	assert.Contains(t, r.stdout, fmt.Sprintf("messages  %d", messageCount()))
 	assert.Contains(t, r.stdout, "blocks    5 (ready 5, pending 0, failed 0)")
 	assert.Contains(t, r.stdout, "thread_blocks")
+	// The heuristic model's calls are counted (no tokens: it runs here).
+	assert.Regexp(t, `(?m)^derive +5 +0 +0 +0 `, r.stdout)
 
 	var s struct {
 		Path       string         `json:"path"`
@@ -438,7 +440,7 @@ func TestTraceMessage(t *testing.T) {
 func TestJobs(t *testing.T) {
 	r := sg(t, "jobs")
 	require.Equal(t, exitOK, r.code, r.stderr)
-	assert.Regexp(t, `(?m)^1 +derive +1 +done +1 `, r.stdout)
+	assert.Regexp(t, `(?m)^1 +derive +1 +done +1 +\S+ +1 +0/0 +derive_block/1/[0-9a-f]{8} `, r.stdout)
 	assert.Regexp(t, `\d+ jobs: 0 pending, 0 running, \d+ done, \d+ failed`, r.stdout)
 	var doc struct {
 		Jobs []struct {
@@ -448,6 +450,10 @@ func TestJobs(t *testing.T) {
 			State    string `json:"state"`
 			Attempts int    `json:"attempts"`
 			Created  string `json:"created"`
+			Prompt   string `json:"prompt"`
+			Usage    struct {
+				Calls int `json:"calls"`
+			} `json:"usage"`
 		} `json:"jobs"`
 	}
 	sgJSON(t, &doc, "jobs", "-state", "done")
@@ -458,6 +464,8 @@ func TestJobs(t *testing.T) {
 		if j.Kind == "derive" {
 			derived = append(derived, j.Target)
 			assert.Equal(t, 1, j.Attempts)
+			assert.Equal(t, 1, j.Usage.Calls)
+			assert.Contains(t, j.Prompt, "derive_block/")
 		}
 	}
 	assert.Equal(t, []uint64{1, 2, 3, 4, 5}, derived, "one derive job per block")

@@ -3,9 +3,12 @@ package main
 import (
 	"fmt"
 	"io"
+	"maps"
 	"slices"
+	"time"
 
 	"github.com/stratagate/stratagate/kv"
+	"github.com/stratagate/stratagate/model"
 )
 
 var statsCommand = &command{
@@ -31,6 +34,8 @@ type statsOut struct {
 	GraphFacts    int            `json:"graph_facts"`
 	GraphEdges    int            `json:"graph_edges"`
 	Buckets       map[string]int `json:"buckets"`
+	// Usage is the model usage by job kind and gate task (Stats.Usage).
+	Usage map[string]model.Usage `json:"usage,omitempty"`
 }
 
 func runStats(e *env, args []string) error {
@@ -48,7 +53,7 @@ func runStats(e *env, args []string) error {
 	o := statsOut{
 		Path: e.db, Format: s.Format, FileBytes: s.FileBytes, Threads: s.Threads, Messages: s.Messages,
 		Receipts: s.Receipts, Blocks: s.Blocks, BlocksPending: s.BlocksPending, BlocksReady: s.BlocksReady,
-		BlocksFailed: s.BlocksFailed, JobsQueued: s.JobsQueued, JobsFailed: s.JobsFailed, Buckets: s.Buckets,
+		BlocksFailed: s.BlocksFailed, JobsQueued: s.JobsQueued, JobsFailed: s.JobsFailed, Buckets: s.Buckets, Usage: s.Usage,
 		Events: s.Buckets[string(kv.BucketEvents)], GraphNodes: s.Buckets[string(kv.BucketGraphNodes)],
 		GraphFacts: s.Buckets[string(kv.BucketGraphFacts)], GraphEdges: s.Buckets[string(kv.BucketGraphEdges)],
 	}
@@ -69,6 +74,18 @@ func runStats(e *env, args []string) error {
 		}
 		if err := tw.Flush(); err != nil {
 			return err
+		}
+		if len(o.Usage) > 0 {
+			fmt.Fprintln(w)
+			tw = newTable(w)
+			fmt.Fprintln(tw, "MODEL USE\tCALLS\tPROMPT TOKENS\tCACHED\tCOMPLETION TOKENS\tMODEL TIME")
+			for _, name := range slices.Sorted(maps.Keys(o.Usage)) {
+				u := o.Usage[name]
+				fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\n", name, u.Calls, u.PromptTokens, u.CachedTokens, u.CompletionTokens, u.Latency.Round(time.Millisecond))
+			}
+			if err := tw.Flush(); err != nil {
+				return err
+			}
 		}
 		fmt.Fprintln(w)
 		tw = newTable(w)
