@@ -10,11 +10,12 @@ import (
 	"time"
 
 	"github.com/stratagate/stratagate"
+	"github.com/stratagate/stratagate/model"
 )
 
 var ingestCommand = &command{
 	name:     "ingest",
-	synopsis: "-turns N [-sync] [-writers W] [-seed S] [-out FILE]",
+	synopsis: "-turns N [-sync] [-writers W] [-seed S] [-out FILE] [-model SPEC]",
 	summary:  "measure end-to-end ingest (Append + sealing + background derivation) into a fresh file",
 	define: func(fs *flag.FlagSet) func(context.Context, *common) (report, error) {
 		turns := fs.Int("turns", 10000, "number of turns (2 messages each)")
@@ -22,6 +23,8 @@ var ingestCommand = &command{
 		writers := fs.Int("writers", 1, "concurrent appenders; each owns a subset of the threads (turn order within a thread is kept)")
 		seed := fs.Uint64("seed", 1, "generator seed")
 		out := fs.String("out", "", "keep the file at `FILE` (must not exist; default: a temporary file, removed)")
+		var mf modelFlags
+		mf.register(fs, false)
 		return func(ctx context.Context, o *common) (report, error) {
 			if *turns <= 0 {
 				return nil, usageError("-turns must be positive")
@@ -29,7 +32,11 @@ var ingestCommand = &command{
 			if *writers <= 0 || *writers > threadCount {
 				return nil, usageError(fmt.Sprintf("-writers must be in 1–%d", threadCount))
 			}
-			return ingest(ctx, o, *turns, *fsync, *writers, *seed, *out)
+			m, _, err := mf.open()
+			if err != nil {
+				return nil, err
+			}
+			return ingest(ctx, o, *turns, *fsync, *writers, *seed, *out, m)
 		}
 	},
 }
@@ -39,7 +46,7 @@ type appendSample struct {
 	sealed bool
 }
 
-func ingest(ctx context.Context, o *common, turns int, fsync bool, writers int, seed uint64, out string) (report, error) {
+func ingest(ctx context.Context, o *common, turns int, fsync bool, writers int, seed uint64, out string, mdl model.Model) (report, error) {
 	path := out
 	if path == "" {
 		dir, err := os.MkdirTemp("", "sgbench-ingest-")
@@ -62,7 +69,7 @@ func ingest(ctx context.Context, o *common, turns int, fsync bool, writers int, 
 		messages += len(t.Messages)
 	}
 
-	m, err := stratagate.Open(path, &stratagate.Options{NoSync: !fsync})
+	m, err := stratagate.Open(path, &stratagate.Options{NoSync: !fsync, Model: mdl})
 	if err != nil {
 		return nil, err
 	}
@@ -158,5 +165,6 @@ func ingest(ctx context.Context, o *common, turns int, fsync bool, writers int, 
 	r.add("jobs_failed", "jobs failed", st.JobsFailed)
 	r.add("file_bytes", "file size (bytes)", size)
 	r.add("bytes_per_msg", "bytes per message", float64(size)/float64(max(1, st.Messages)))
+	r.add("model", "model use", usageReport(st.Model, st.Usage, turns, model.Usage{}, 0))
 	return r, nil
 }

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -18,17 +19,20 @@ import (
 	"github.com/stratagate/stratagate"
 	"github.com/stratagate/stratagate/gate"
 	"github.com/stratagate/stratagate/internal/locomo"
+	"github.com/stratagate/stratagate/model"
 )
 
 var locomoCommand = &command{
 	name:     "locomo",
-	synopsis: "-data FILE [-k 10] [-rounds R] [-details FILE]",
+	synopsis: "-data FILE [-k 10] [-rounds R] [-details FILE] [-model SPEC [-offline-gate]]",
 	summary:  "LoCoMo evidence recall@k of SearchRaw, SearchEvents and Ask, Ask verdicts, temporal accuracy",
 	define: func(fs *flag.FlagSet) func(context.Context, *common) (report, error) {
 		data := fs.String("data", "", "LoCoMo JSON `FILE` (required), e.g. ../shared/locomo/locomo-dev.json")
 		k := fs.Int("k", 10, "results per search channel (Query.Limit) and the k of recall@k")
 		rounds := fs.Int("rounds", 0, fmt.Sprintf("Ask retrieval budget (AskOptions.MaxRounds; 0: Ask's default %d)", gate.DefaultRounds))
 		details := fs.String("details", "", "write one JSON line per measured question to `FILE`")
+		var mf modelFlags
+		mf.register(fs, true)
 		return func(ctx context.Context, o *common) (report, error) {
 			switch {
 			case *data == "":
@@ -38,7 +42,11 @@ var locomoCommand = &command{
 			case *rounds < 0 || *rounds > gate.MaxRounds:
 				return nil, usageError(fmt.Sprintf("-rounds must be in 0–%d", gate.MaxRounds))
 			}
-			return runLoCoMo(ctx, o, *data, *k, *rounds, *details)
+			m, gateModel, err := mf.open()
+			if err != nil {
+				return nil, err
+			}
+			return runLoCoMo(ctx, o, *data, *k, *rounds, *details, m, gateModel)
 		}
 	},
 }
@@ -55,9 +63,13 @@ type locomoRun struct {
 	ingest, measure       time.Duration
 	total                 time.Duration
 	coverage              locomo.Coverage // gold turns with an event card
+	model                 model.Model
+	gateModel             bool                   // Ask judges and answers with model
+	usage                 map[string]model.Usage // by job kind, summed over the conversations
+	turns                 int
 }
 
-func runLoCoMo(ctx context.Context, o *common, data string, k, rounds int, details string) (report, error) {
+func runLoCoMo(ctx context.Context, o *common, data string, k, rounds int, details string, mdl model.Model, gateModel bool) (report, error) {
 	start := time.Now()
 	convs, err := locomo.Load(data)
 	if err != nil {
@@ -79,7 +91,7 @@ func runLoCoMo(ctx context.Context, o *common, data string, k, rounds int, detai
 	}
 	defer os.RemoveAll(dir)
 
-	run := &locomoRun{eval: locomo.NewEval(k), data: data, rounds: rounds}
+	run := &locomoRun{eval: locomo.NewEval(k), data: data, rounds: rounds, model: mdl, gateModel: gateModel, usage: map[string]model.Usage{}}
 	turns, questions := 0, 0
 	for i := range convs {
 		turns += len(convs[i].TurnDiaIDs())
@@ -161,7 +173,7 @@ func askClock(c *locomo.Conversation) func() time.Time {
 // locomoIngest appends c to a new store at path as one thread and waits
 // for its blocks and cards.
 func locomoIngest(ctx context.Context, o *common, run *locomoRun, c *locomo.Conversation, path string, clock func() time.Time) (locomo.Mapping, error) {
-	mem, err := stratagate.Open(path, &stratagate.Options{NoSync: true, Clock: clock})
+	mem, err := stratagate.Open(path, &stratagate.Options{NoSync: true, Clock: clock, Model: run.model})
 	if err != nil {
 		return locomo.Mapping{}, err
 	}
@@ -182,12 +194,18 @@ func locomoIngest(ctx context.Context, o *common, run *locomoRun, c *locomo.Conv
 	run.blocks += st.Blocks
 	run.cards += st.Buckets["events"]
 	run.failed += st.JobsFailed
+	run.turns += len(c.TurnDiaIDs())
+	for k, u := range st.Usage {
+		t := run.usage[k]
+		t.Add(u)
+		run.usage[k] = t
+	}
 	return m, mem.Close()
 }
 
 // locomoMeasure runs c's questions on the store at path, opened read-only.
 func locomoMeasure(ctx context.Context, run *locomoRun, c *locomo.Conversation, m locomo.Mapping, path string, clock func() time.Time, done func()) error {
-	mem, err := stratagate.Open(path, &stratagate.Options{ReadOnly: true, Clock: clock})
+	mem, err := stratagate.Open(path, &stratagate.Options{ReadOnly: true, Clock: clock, Model: run.model, GateModel: run.gateModel})
 	if err != nil {
 		return err
 	}
@@ -304,6 +322,12 @@ func (run *locomoRun) report() report {
 	r.add("measure_s", "questions (s)", run.measure.Seconds())
 	r.add("ms_per_question", "ms per question (3 channels)", 1e3*run.measure.Seconds()/float64(max(1, e.Questions)))
 	r.add("elapsed_s", "total (s)", run.total.Seconds())
+	gateName := "offline"
+	if run.gateModel {
+		gateName = run.model.Name()
+	}
+	r.add("gate", "gate (assessor and answerer)", gateName)
+	r.add("model", "model use", usageReport(run.model.Name(), run.usage, run.turns, e.AskUsage, e.Questions))
 	return r
 }
 
@@ -409,7 +433,43 @@ func (run *locomoRun) table(w io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintf(w, "\ningest %.2fs (incl. WaitIdle), questions %.2fs (%.1f ms each, 3 channels), total %.2fs\n",
-		run.ingest.Seconds(), run.measure.Seconds(), 1e3*run.measure.Seconds()/float64(max(1, e.Questions)), run.total.Seconds())
+	if _, err := fmt.Fprintf(w, "\ningest %.2fs (incl. WaitIdle), questions %.2fs (%.1f ms each, 3 channels), total %.2fs\n",
+		run.ingest.Seconds(), run.measure.Seconds(), 1e3*run.measure.Seconds()/float64(max(1, e.Questions)), run.total.Seconds()); err != nil {
+		return err
+	}
+	return run.modelTable(w)
+}
+
+// modelTable prints the model use: per ingested turn, per question and by
+// step.
+func (run *locomoRun) modelTable(w io.Writer) error {
+	gateName := "offline gate"
+	if run.gateModel {
+		gateName = "gate by " + run.model.Name()
+	}
+	fmt.Fprintf(w, "\nModel %s, %s\n", run.model.Name(), gateName)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "  step\tcalls\tprompt tok\tcached\tcompletion tok\tmodel time\tper call\n")
+	row := func(name string, u model.Usage) {
+		per := time.Duration(0)
+		if u.Calls > 0 {
+			per = u.Latency / time.Duration(u.Calls)
+		}
+		fmt.Fprintf(tw, "  %s\t%d\t%d\t%d\t%d\t%s\t%s\n", name, u.Calls, u.PromptTokens, u.CachedTokens, u.CompletionTokens,
+			u.Latency.Round(time.Millisecond), per.Round(time.Microsecond))
+	}
+	var ingest model.Usage
+	for _, k := range slices.Sorted(maps.Keys(run.usage)) {
+		row(k, run.usage[k])
+		ingest.Add(run.usage[k])
+	}
+	row("ask (all rounds)", run.eval.AskUsage)
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	turns, qs := float64(max(run.turns, 1)), float64(max(run.eval.Questions, 1))
+	_, err := fmt.Fprintf(w, "  per ingested turn: %.2f calls, %.0f prompt + %.0f completion tokens; per question: %.2f calls, %.0f prompt + %.0f completion tokens\n",
+		float64(ingest.Calls)/turns, float64(ingest.PromptTokens)/turns, float64(ingest.CompletionTokens)/turns,
+		float64(run.eval.AskUsage.Calls)/qs, float64(run.eval.AskUsage.PromptTokens)/qs, float64(run.eval.AskUsage.CompletionTokens)/qs)
 	return err
 }

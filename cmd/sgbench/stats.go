@@ -111,10 +111,20 @@ func (r report) write(w io.Writer, asJSON bool) error {
 		return err
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	for _, f := range r {
-		fmt.Fprintf(tw, "%s\t%s\n", f.label, formatValue(f.value))
-	}
+	r.rows(tw, "")
 	return tw.Flush()
+}
+
+// rows prints r's fields, a nested report's under its label, indented.
+func (r report) rows(w io.Writer, indent string) {
+	for _, f := range r {
+		if sub, ok := f.value.(report); ok {
+			fmt.Fprintf(w, "%s%s\t\n", indent, f.label)
+			sub.rows(w, indent+"  ")
+			continue
+		}
+		fmt.Fprintf(w, "%s%s\t%s\n", indent, f.label, formatValue(f.value))
+	}
 }
 
 func formatValue(v any) string {

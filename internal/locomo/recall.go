@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/stratagate/stratagate"
+	"github.com/stratagate/stratagate/model"
 )
 
 // Recall returns the fraction of gold found in retrieved and whether any
@@ -374,7 +375,9 @@ type Eval struct {
 	SufficientTurns  int
 	SufficientRecall float64
 	Temporal         TemporalTally
-	Items            []Item
+	// AskUsage sums the model usage of the measured questions' Asks.
+	AskUsage model.Usage
+	Items    []Item
 	// ByConversation holds the same measurement per conversation id
 	// (conversation order in Order); nil on a per-conversation Eval.
 	ByConversation map[string]*Eval
@@ -437,6 +440,7 @@ func (e *Eval) Add(c *Conversation, m Mapping, qi int, r Result) (Item, bool) {
 	}
 	e.Questions++
 	e.Unresolved += len(q.Unresolved)
+	e.AskUsage.Add(r.Answer.Usage)
 	it := Item{
 		Conversation: c.ID, QA: qi, Category: q.Category, Question: q.Question, Gold: q.Answer,
 		Evidence: q.Evidence, Unresolved: q.Unresolved,
