@@ -71,14 +71,14 @@ func matchKey(s string, i int) int {
 		}
 		b := i + len(r.prefix)
 		e := b
-		for e < len(s) && r.body(s[e]) {
+		for e < len(s) && r.body(s[e]) && !pemAt(s, e) {
 			e++
 		}
 		n := e - b
 		switch {
 		case n < r.min:
 			continue
-		case r.exact && (n != r.min || (e < len(s) && isWord(s[e]))):
+		case r.exact && (n != r.min || (e < len(s) && isWord(s[e]) && !pemAt(s, e))):
 			continue
 		case r.random && !looksRandom(s[b:e]):
 			continue

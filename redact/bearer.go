@@ -24,7 +24,7 @@ func isTokenChar(c byte) bool {
 // tokenEnd returns the end of the b64token starting at s[i]: token
 // characters, then any '=' padding.
 func tokenEnd(s string, i int) int {
-	for i < len(s) && isTokenChar(s[i]) {
+	for i < len(s) && isTokenChar(s[i]) && !pemAt(s, i) {
 		i++
 	}
 	for i < len(s) && s[i] == '=' {

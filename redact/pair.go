@@ -16,21 +16,24 @@ var pairKeys = []string{
 // matchPair handles a separator ('=', ':', "=>", ":=") at s[p]: when a
 // secret key ends just before it, the finding is the value after it. The
 // key is looked for no further back than floor (the end of the previous
-// finding), so a key is always visible text.
-func matchPair(s string, p, floor int) (Finding, bool) {
+// finding), so a key is always visible text. When the key's value is
+// already redacted, resume > 0 tells the scanner to go on from the marker:
+// the text before it (a scheme word) was not scanned when the value was
+// found, and must not be now, or String would not be idempotent.
+func matchPair(s string, p, floor int) (f Finding, ok bool, resume int) {
 	v := p + 1
 	if v < len(s) {
 		switch c := s[v]; {
 		case c == s[p]:
 			// "==" compares and "::" scopes; neither assigns.
-			return Finding{}, false
+			return Finding{}, false, 0
 		case s[p] == '=' && c == '>', s[p] == ':' && c == '=':
 			v++
 		}
 	}
 	auth, ok := keyBefore(s, p, floor)
 	if !ok {
-		return Finding{}, false
+		return Finding{}, false, 0
 	}
 	return pairValue(s, v, auth)
 }
@@ -87,10 +90,8 @@ func keyEqual(text, key string) bool {
 // spaces goes whole. A scheme word ("Bearer", or any word after an
 // Authorization key) is kept and only what follows it is redacted. A value
 // that is already a marker, or empty, is no finding.
-func pairValue(s string, i int, auth bool) (Finding, bool) {
-	for i < len(s) && isBlank(s[i]) {
-		i++
-	}
+func pairValue(s string, i int, auth bool) (f Finding, ok bool, resume int) {
+	i = skipBlanks(s, i)
 	// "**Password:** hunter2": the bold's closing stars are not the value.
 	if j := skipByte(s, i, '*'); j > i && j < len(s) && isBlank(s[j]) {
 		i = skipBlanks(s, j)
@@ -101,20 +102,19 @@ func pairValue(s string, i int, auth bool) (Finding, bool) {
 		i++
 	}
 	if markerLen(s[i:]) > 0 {
-		return Finding{}, false
+		return Finding{}, false, i
 	}
 	if e := matchPEM(s, i); e >= 0 {
-		return Finding{Kind: KindPrivateKey, Start: i, End: e}, true
+		return Finding{Kind: KindPrivateKey, Start: i, End: e}, true, 0
 	}
 	kind := KindSecret
-	w := i
-	for w < len(s) && isAlnumOrDash(s[w]) {
-		w++
-	}
-	if isBearer := w-i == len(bearer) && hasPrefixFold(s[i:], bearer); w > i && (auth || isBearer) && w < len(s) && isBlank(s[w]) {
+	if w, isBearer := schemeEnd(s, i, auth); w > i {
 		if j := skipBlanks(s, w); j < len(s) && !endsValue(s[j], q) {
 			if markerLen(s[j:]) > 0 {
-				return Finding{}, false
+				return Finding{}, false, j
+			}
+			if e := matchPEM(s, j); e >= 0 {
+				return Finding{Kind: KindPrivateKey, Start: j, End: e}, true, 0
 			}
 			if isBearer {
 				kind = KindBearer
@@ -124,12 +124,34 @@ func pairValue(s string, i int, auth bool) (Finding, bool) {
 	}
 	e := valueEnd(s, i, q)
 	if e == i {
-		return Finding{}, false
+		return Finding{}, false, 0
 	}
 	if kind != KindBearer && matchKey(s, i) == e {
 		kind = KindAPIKey
 	}
-	return Finding{Kind: kind, Start: i, End: e}, true
+	return Finding{Kind: kind, Start: i, End: e}, true, 0
+}
+
+// schemeMax bounds an authentication scheme word ("Bearer", "Basic",
+// "AWS4-HMAC-SHA256").
+const schemeMax = 24
+
+// schemeEnd returns the end of the scheme word at s[i] followed by a
+// blank, or i when there is none: "Bearer" after any key, any word after an
+// Authorization key. A word that is itself an API key is no scheme.
+func schemeEnd(s string, i int, auth bool) (end int, isBearer bool) {
+	w := i
+	for w < len(s) && w-i <= schemeMax && isAlnumOrDash(s[w]) && !pemAt(s, w) {
+		w++
+	}
+	if w == i || w-i > schemeMax || w >= len(s) || !isBlank(s[w]) {
+		return i, false
+	}
+	isBearer = w-i == len(bearer) && hasPrefixFold(s[i:], bearer)
+	if !auth && !isBearer || matchKey(s, i) >= 0 {
+		return i, false
+	}
+	return w, isBearer
 }
 
 // endsValue reports whether c ends a value opened with quote q (0: none).
@@ -142,7 +164,7 @@ func endsValue(c, q byte) bool {
 
 // valueEnd returns the end of the value starting at s[i].
 func valueEnd(s string, i int, q byte) int {
-	for i < len(s) && !endsValue(s[i], q) {
+	for i < len(s) && !endsValue(s[i], q) && !pemAt(s, i) {
 		if q != 0 && s[i] == '\\' && i+1 < len(s) && s[i+1] != '\n' && s[i+1] != '\r' {
 			i += 2
 			continue

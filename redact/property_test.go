@@ -1,7 +1,10 @@
 package redact_test
 
 import (
+	"math/rand/v2"
+	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 	"unsafe"
 
@@ -66,3 +69,35 @@ func checkProperties(t testing.TB, s string) {
 // unsafeData returns the address of a string's bytes, to tell whether
 // String returned its argument or a copy.
 func unsafeData(s string) *byte { return unsafe.StringData(s) }
+
+// soupParts are the pieces matchers react to; random strings of them
+// reach far more matcher interplay than byte-level fuzzing does.
+var soupParts = []string{
+	"password", "Token", "x_secret", "Authorization", "apiKey", "=", ":", "=>", ":=", "==", "://",
+	"@", "Bearer", " ", "\t", "\n", "\"", "'", "`", "\\", "**", "&", ",", ";", "-", "/", "[", "]",
+	"sk-", "sk-proj-", "ghp_", "github_pat_", "AKIA", "AIza", "xoxb-", "sk_live_",
+	"abcdefgh", "ABCD1234", "0123456789abcdef", "Zz9_", "-----BEGIN PRIVATE KEY-----",
+	"-----END PRIVATE KEY-----", "-----BEGIN RSA PRIVATE KEY-----", "-----", "[redacted:secret]",
+	"[redacted:", "€", "\xe2\x82", "\xff", "host", "a:b",
+}
+
+func TestPropertiesRandomSoup(t *testing.T) {
+	seed := uint64(time.Now().UnixNano())
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(seed, 0))
+	n := 20000
+	if testing.Short() {
+		n = 2000
+	}
+	var b strings.Builder
+	for range n {
+		b.Reset()
+		for range 1 + rng.IntN(24) {
+			b.WriteString(soupParts[rng.IntN(len(soupParts))])
+		}
+		checkProperties(t, b.String())
+		if t.Failed() {
+			t.Fatalf("input %q (seed %d)", b.String(), seed)
+		}
+	}
+}

@@ -48,8 +48,12 @@ func scan(s string, from, last int) (Finding, bool) {
 				}
 				continue
 			}
-			if f, ok := matchPair(s, i, last); ok {
+			f, ok, resume := matchPair(s, i, last)
+			if ok {
 				return f, true
+			}
+			if resume > 0 {
+				i = resume - 1 // the marker there is skipped next
 			}
 		case 'b', 'B':
 			if boundary(s, i, last) {

@@ -81,6 +81,12 @@ func positives() []redactCase {
 		{"url credentials and query token", "https://u:p@h/x?token=t1", "https://" + urlCrd + "@h/x?token=" + sec, []redact.Kind{kURL, kSec}},
 		{"key after invalid utf8", "\xff" + openAI + "\xc3", "\xff" + api + "\xc3", []redact.Kind{kAPI}},
 		{"non-ascii password", "password=pässwört! ok", "password=" + sec + " ok", []redact.Kind{kSec}},
+		{"url user before pem", "://a:b@" + pemBlock("PRIVATE KEY"), "://a:b@" + priv, []redact.Kind{kPriv}},
+		{"value running into pem", "password=abc" + pemBlock("PRIVATE KEY"), "password=" + sec + priv, []redact.Kind{kSec, kPriv}},
+		{"token running into pem", "Bearer " + fake("", 20, base62) + pemBlock("RSA PRIVATE KEY"), "Bearer " + bear + priv, []redact.Kind{kBear, kPriv}},
+		{"pem after scheme", "Authorization: Bearer " + pemBlock("PRIVATE KEY"), "Authorization: Bearer " + priv, []redact.Kind{kPriv}},
+		{"authorization key is no scheme", "Authorization: " + openAI + " sent", "Authorization: " + api + " sent", []redact.Kind{kAPI}},
+		{"prose after secret colon fails closed", "the secret: patience pays", "the secret: " + sec + " pays", []redact.Kind{kSec}},
 		{"key after pem end", pemBlock("PRIVATE KEY") + openAI, priv + api, []redact.Kind{kPriv, kAPI}},
 	}
 }
