@@ -63,6 +63,8 @@ fuzz:
 	@# time expressions
 	$(FUZZ)='^FuzzFind$$' ./events/temporal/
 	$(FUZZ)='^FuzzResolve$$' ./events/temporal/
+	@# secret redaction (prompts and agent-facing outputs)
+	$(FUZZ)='^FuzzString$$' ./redact/
 	@# the heuristic model's text paths (no test timeout: FUZZTIME may exceed 10 minutes)
 	$(FUZZ)='^FuzzDeriveMessages$$' -timeout=0 ./model/heuristic/
 	$(FUZZ)='^FuzzDeriveBlock$$' -timeout=0 ./model/heuristic/
