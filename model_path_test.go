@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -218,6 +219,7 @@ func TestGateModelChoice(t *testing.T) {
 func TestModelPathOverHTTP(t *testing.T) {
 	var mu sync.Mutex
 	tasks := map[string]int{}
+	var bodies []string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var req struct {
 			Messages []struct {
@@ -230,7 +232,11 @@ func TestModelPathOverHTTP(t *testing.T) {
 				} `json:"json_schema"`
 			} `json:"response_format"`
 		}
-		if r.URL.Path != "/v1/chat/completions" || json.NewDecoder(r.Body).Decode(&req) != nil || len(req.Messages) != 2 {
+		body, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		bodies = append(bodies, string(body))
+		mu.Unlock()
+		if r.URL.Path != "/v1/chat/completions" || json.Unmarshal(body, &req) != nil || len(req.Messages) != 2 {
 			http.Error(w, `{"error":{"message":"bad request"}}`, http.StatusBadRequest)
 			return
 		}
@@ -260,13 +266,22 @@ func TestModelPathOverHTTP(t *testing.T) {
 	require.NoError(t, err)
 	ctx := context.Background()
 	mem, _ := openMem(t, &stratagate.Options{Model: m, GateModel: true, BlockTurns: 2, NoSync: true})
-	appendN(t, mem, "atlas", 0, 4)
+	appendN(t, mem, "atlas", 0, 3)
+	// A secret in a message is stored verbatim (L5) but never sent.
+	const key = "sk-proj-9xQ2wE4rT6yU8iO0pA1sD3fG5hJ7kL"
+	secret := turn("atlas", 3)
+	secret.Messages[0].Content = "Message 3: we decided on Postgres; the deploy key is " + key + " for now."
+	sref, err := mem.Append(ctx, secret)
+	require.NoError(t, err)
 	waitIdle(t, mem)
 	ans, err := mem.Ask(ctx, "What did we decide about Postgres?", stratagate.AskOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, "sufficient", ans.Verdict)
 	assert.True(t, strings.HasPrefix(ans.Text, "From memory: "), ans.Text)
 	assert.Equal(t, int64(240), ans.Usage.PromptTokens, "two calls of 120 prompt tokens")
+	msgs, err := mem.Messages(ctx, sref.MessageIDs[0])
+	require.NoError(t, err)
+	assert.Contains(t, msgs[0].Content, key, "L5 keeps the user's words")
 
 	st, err := mem.Stats(ctx)
 	require.NoError(t, err)
@@ -280,6 +295,12 @@ func TestModelPathOverHTTP(t *testing.T) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
+	sawMarker := false
+	for _, b := range bodies {
+		assert.NotContains(t, b, key, "a secret reached the model server")
+		sawMarker = sawMarker || strings.Contains(b, "[redacted:api_key]")
+	}
+	assert.True(t, sawMarker, "the secret's message was sent, redacted")
 	assert.Equal(t, 2, tasks["derive_block"])
 	assert.Equal(t, 1, tasks["assess_evidence"])
 	assert.Equal(t, 1, tasks["answer"])

@@ -51,15 +51,16 @@ func Tasks() []Task {
 }
 
 // NewRequest renders the request of task for input: the task's system
-// text, its lead and input as JSON with secrets redacted, its
-// schema and its id. Input is kept as is for heuristic models, which run
-// locally.
+// text, its lead and input as JSON with every secret replaced by a
+// redact marker, its schema and its id. Input is kept as is (secrets
+// included) for heuristic models, which run in the process; a remote
+// model only ever sees the rendered prompt.
 func NewRequest(task Task, input any) (Request, error) {
 	p := prompts[task]
 	if p == nil {
 		return Request{}, fmt.Errorf("model: no prompt for task %q", task)
 	}
-	payload, err := json.Marshal(input)
+	payload, err := json.Marshal(redactedInput(input))
 	if err != nil {
 		return Request{}, fmt.Errorf("model: encoding %s input: %w", task, err)
 	}
