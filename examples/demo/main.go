@@ -3,19 +3,28 @@
 // derived, its events extracted and projected into the graph, then asks
 // questions through the evidence gate and prints each answer with its
 // verdict, every retrieval step and the provenance of the evidence.
+//
+// Offline by default (the heuristic model). With STRATAGATE_MODEL set
+// (openai:NAME, with STRATAGATE_MODEL_BASE_URL and a key; see the README's
+// "Using a model") every model-backed step runs through that server:
+// derivation, extraction, projection, and Ask's assessment and answer
+// (unless -offline-gate).
 package main
 
 import (
 	"context"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/stratagate/stratagate"
 	"github.com/stratagate/stratagate/internal/sample"
+	"github.com/stratagate/stratagate/model/heuristic"
 )
 
 // questions cover the cases the demo must show: a temporal answer that
@@ -37,6 +46,7 @@ func main() {
 	db := flag.String("db", "", "StrataGate file (default: a temporary file, removed afterwards)")
 	all := flag.Bool("all", false, "ask every question of the sample file, with its expected answer")
 	verbose := flag.Bool("blocks", false, "also print each block's L0/L1 and the layered context")
+	offlineGate := flag.Bool("offline-gate", false, "with STRATAGATE_MODEL set, judge and answer with the offline gate")
 	var asked []string
 	flag.Func("q", "ask this question instead of the built-in ones (repeatable)", func(s string) error {
 		asked = append(asked, s)
@@ -46,13 +56,13 @@ func main() {
 	if len(asked) > 0 {
 		questions = asked
 	}
-	if err := run(*data, *db, *all, *verbose); err != nil {
+	if err := run(*data, *db, *all, *verbose, *offlineGate); err != nil {
 		fmt.Fprintln(os.Stderr, "demo:", err)
 		os.Exit(1)
 	}
 }
 
-func run(data, path string, all, verbose bool) error {
+func run(data, path string, all, verbose, offlineGate bool) error {
 	ctx := context.Background()
 	f, err := sample.Load(data)
 	if err != nil {
@@ -66,11 +76,19 @@ func run(data, path string, all, verbose bool) error {
 		defer os.RemoveAll(dir)
 		path = filepath.Join(dir, "memory.sg")
 	}
-	mem, err := stratagate.Open(path, nil)
+	m, err := stratagate.ModelFromSpec("", nil) // STRATAGATE_MODEL, else heuristic
+	if err != nil {
+		return err
+	}
+	remote := m.Name() != heuristic.Name
+	mem, err := stratagate.Open(path, &stratagate.Options{Model: m, GateModel: remote && !offlineGate})
 	if err != nil {
 		return err
 	}
 	defer mem.Close()
+	if remote {
+		fmt.Printf("Model: %s (gate: %s)\n", m.Name(), map[bool]string{true: "offline", false: m.Name()}[offlineGate])
+	}
 
 	start := time.Now()
 	turns := f.Turns()
@@ -88,6 +106,9 @@ func run(data, path string, all, verbose bool) error {
 	}
 	fmt.Printf("Ingested %d turns (%d messages) in %v: %d blocks, %d event cards, %d graph nodes.\nFile: %s\n",
 		len(turns), s.Messages, time.Since(start).Round(time.Millisecond), s.Blocks, s.Buckets["events"], s.Buckets["graph.nodes"], path)
+	if s.JobsFailed > 0 {
+		fmt.Printf("%d jobs failed (see: go run ./cmd/sgdump -db FILE jobs -state failed, with -db set here)\n", s.JobsFailed)
+	}
 	if verbose {
 		if err := printBlocks(ctx, mem); err != nil {
 			return err
@@ -115,10 +136,15 @@ func run(data, path string, all, verbose bool) error {
 	}
 	for i, q := range qs {
 		a, err := mem.Ask(ctx, q, stratagate.AskOptions{Scopes: scopes})
-		if err != nil {
-			return fmt.Errorf("ask %q: %w", q, err)
-		}
 		fmt.Printf("\n━━ Q%d. %s\n", i+1, q)
+		if err != nil {
+			if !remote {
+				return fmt.Errorf("ask %q: %w", q, err)
+			}
+			// A model's reply that code rejects is reported, not fatal.
+			fmt.Printf("   Error:   %v\n", err)
+			continue
+		}
 		fmt.Printf("   Answer:  %s\n", oneLine(a.Text, 200))
 		fmt.Printf("   Verdict: %s", a.Verdict)
 		if a.Missing != "" {
@@ -156,6 +182,22 @@ func run(data, path string, all, verbose bool) error {
 				fmt.Printf(", happened %s (%s)", ev.HappenedStart.Format("2006-01-02"), ev.Precision)
 			}
 			fmt.Printf("\n       %q\n", oneLine(ev.Quote, 160))
+		}
+		if remote && !a.Usage.IsZero() {
+			fmt.Printf("   Model use: %d calls, %d prompt + %d completion tokens, %v\n",
+				a.Usage.Calls, a.Usage.PromptTokens, a.Usage.CompletionTokens, a.Usage.Latency.Round(time.Millisecond))
+		}
+	}
+	if remote {
+		s, err := mem.Stats(ctx)
+		if err != nil {
+			return err
+		}
+		fmt.Println("\nModel use by step:")
+		for _, k := range slices.Sorted(maps.Keys(s.Usage)) {
+			u := s.Usage[k]
+			fmt.Printf("  %-16s %4d calls  %7d prompt (%d cached) + %6d completion tokens  %v\n",
+				k, u.Calls, u.PromptTokens, u.CachedTokens, u.CompletionTokens, u.Latency.Round(time.Millisecond))
 		}
 	}
 	return nil
