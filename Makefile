@@ -65,6 +65,8 @@ fuzz:
 	$(FUZZ)='^FuzzResolve$$' ./events/temporal/
 	@# secret redaction (prompts and agent-facing outputs)
 	$(FUZZ)='^FuzzString$$' ./redact/
+	@# model replies to the gate (any text: a valid assessment or answer, or ErrModelOutput)
+	$(FUZZ)='^FuzzModelReplies$$' ./gate/
 	@# the heuristic model's text paths (no test timeout: FUZZTIME may exceed 10 minutes)
 	$(FUZZ)='^FuzzDeriveMessages$$' -timeout=0 ./model/heuristic/
 	$(FUZZ)='^FuzzDeriveBlock$$' -timeout=0 ./model/heuristic/
