@@ -305,3 +305,49 @@ func TestModelPathOverHTTP(t *testing.T) {
 	assert.Equal(t, 1, tasks["assess_evidence"])
 	assert.Equal(t, 1, tasks["answer"])
 }
+
+// TestModelRefusalFailsJobVisibly: a request the server refuses for good
+// (a bad key) fails the job at its first attempt with the server's
+// message, the key scrubbed, and marks the block failed; nothing is
+// written from it.
+func TestModelRefusalFailsJobVisibly(t *testing.T) {
+	const key = "sk-live-7Gh3Jk9Lm2Np4Qr6St8Vw0Xy"
+	var calls int
+	var mu sync.Mutex
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		calls++
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusUnauthorized)
+		fmt.Fprintf(w, `{"error":{"message":"Incorrect API key provided: %s.","type":"invalid_request_error","code":"invalid_api_key"}}`, key)
+	}))
+	defer srv.Close()
+	m, err := stratagate.ModelFromSpec("openai:fake", func(k string) string {
+		return map[string]string{"STRATAGATE_MODEL_BASE_URL": srv.URL + "/v1", "STRATAGATE_MODEL_API_KEY": key}[k]
+	})
+	require.NoError(t, err)
+	mem, _ := openMem(t, &stratagate.Options{Model: m, BlockTurns: 2, NoSync: true})
+	appendN(t, mem, "atlas", 0, 2)
+	waitIdle(t, mem)
+
+	blocks, err := mem.Blocks(context.Background(), "atlas")
+	require.NoError(t, err)
+	require.Len(t, blocks, 1)
+	assert.EqualValues(t, "failed", blocks[0].State)
+	assert.Contains(t, blocks[0].Err, "Incorrect API key provided")
+	assert.NotContains(t, blocks[0].Err, key)
+	jobs, err := stratagate.Jobs(mem)
+	require.NoError(t, err)
+	require.Len(t, jobs, 1)
+	assert.EqualValues(t, "failed", jobs[0].State)
+	assert.Equal(t, 1, jobs[0].Attempts, "a refused request is not retried")
+	assert.NotContains(t, jobs[0].Err, key)
+	mu.Lock()
+	assert.Equal(t, 1, calls)
+	mu.Unlock()
+	st, err := mem.Stats(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, 1, st.JobsFailed)
+	assert.Zero(t, st.Buckets["events"])
+}
