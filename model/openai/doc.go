@@ -99,4 +99,11 @@
 // The API key is sent only in the Authorization header. It is scrubbed
 // from every error, including messages the server echoes back, and a
 // Client prints without it.
+//
+// The prompts StrataGate sends are redacted before they reach the client
+// (model.NewRequest, package redact): API keys (sk-…, sk-ant-…, ghp_…,
+// github_pat_…, AKIA…, xox?-…, AIza…, Stripe keys), Authorization and
+// Bearer tokens, password=/secret=/token= style values, PEM private keys
+// and credentials in URLs become typed markers such as [redacted:api_key].
+// The stored messages (L5) keep the original text.
 package openai
