@@ -38,6 +38,11 @@ const (
 // model.ErrBadOutput.
 var ErrModelOutput = fmt.Errorf("gate: model reply rejected: %w", model.ErrBadOutput)
 
+// ErrModelCall wraps a model call that returned no reply (the server
+// refused, timed out or was unreachable after the client's retries); the
+// client's error is wrapped too.
+var ErrModelCall = errors.New("gate: model call failed")
+
 // ModelAssessor asks Model for the judgment of each batch
 // (model.TaskAssessEvidence). Its assessment goes through Session.Record
 // like any other: refs outside the batch are dropped, sufficient without
@@ -127,7 +132,10 @@ func ask(ctx context.Context, m model.Model, task model.Task, in, out any, check
 		reflect.ValueOf(out).Elem().SetZero() // nothing of a rejected reply survives
 		raw, err := model.Call(ctx, m, req)
 		if err != nil {
-			return fmt.Errorf("model %s: %w", m.Name(), err)
+			if ctx.Err() != nil {
+				return err // the caller's cancellation, not the model's failure
+			}
+			return fmt.Errorf("%w: %s: %w", ErrModelCall, m.Name(), err)
 		}
 		if why = model.Decode(raw, out); why == nil {
 			if why = check(); why == nil {

@@ -161,6 +161,7 @@ func TestModelAnswerer(t *testing.T) {
 	m := &scriptModel{err: boom}
 	_, _, err := gate.ModelAnswerer{Model: m}.Answer(context.Background(), q, ev)
 	assert.ErrorIs(t, err, boom)
+	assert.ErrorIs(t, err, gate.ErrModelCall)
 	assert.Equal(t, 1, m.count(model.TaskAnswer))
 }
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/stratagate/stratagate"
+	"github.com/stratagate/stratagate/gate"
 	"github.com/stratagate/stratagate/model"
 )
 
@@ -112,6 +113,9 @@ const (
 	VerdictSufficient = "sufficient"
 	VerdictPartial    = "partial"
 	VerdictWrong      = "wrong"
+	// VerdictModelError marks a question whose Ask failed in the model
+	// gate (a rejected reply, a failed call); it counts as an abstention.
+	VerdictModelError = "model_error"
 )
 
 // AskTally accumulates the Ask measurements: evidence recall of the
@@ -525,7 +529,12 @@ func Query(ctx context.Context, mem *stratagate.Memory, question string, k int, 
 		opts.Scopes = scopes
 	}
 	if r.Answer, err = mem.Ask(ctx, question, opts); err != nil {
-		return r, fmt.Errorf("Ask: %w", err)
+		if !errors.Is(err, gate.ErrModelOutput) && !errors.Is(err, gate.ErrModelCall) {
+			return r, fmt.Errorf("Ask: %w", err)
+		}
+		// A model gate's failure on one question is that question's
+		// outcome, not the run's: it counts as an abstention.
+		r.Answer = stratagate.Answer{Verdict: VerdictModelError, Missing: err.Error()}
 	}
 	if r.AskMessages, err = AnswerMessages(ctx, mem, r.Answer); err != nil {
 		return r, err
