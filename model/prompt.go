@@ -21,7 +21,11 @@ type Prompt struct {
 	System string
 	Lead   string // precedes the input JSON in the user message
 	Schema []byte // JSON Schema of the reply object
-	id     string
+	// MaxTokens is the completion budget of the task: what the largest
+	// reply the schema allows takes, with room for whitespace. A budget
+	// per task keeps a runaway reply to a short judgment cheap.
+	MaxTokens int
+	id        string
 }
 
 // ID is "task/version/hash": the hash covers the system text, the lead
@@ -66,6 +70,6 @@ func NewRequest(task Task, input any) (Request, error) {
 	}
 	return Request{
 		Task: task, System: p.System, Prompt: p.Lead + string(payload),
-		Input: input, Schema: p.Schema, PromptID: p.id,
+		Input: input, Schema: p.Schema, PromptID: p.id, MaxTokens: p.MaxTokens,
 	}, nil
 }

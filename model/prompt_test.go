@@ -3,6 +3,7 @@ package model_test
 import (
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -58,7 +59,7 @@ func TestPromptGolden(t *testing.T) {
 			require.NoError(t, json.Unmarshal(req.Schema, &schema), "schema is JSON")
 			pretty, err := json.MarshalIndent(schema, "", "  ")
 			require.NoError(t, err)
-			got := "id: " + req.PromptID + "\n--- system\n" + req.System + "\n--- user\n" + req.Prompt + "\n--- schema\n" + string(pretty) + "\n"
+			got := "id: " + req.PromptID + "\nmax_tokens: " + fmt.Sprint(req.MaxTokens) + "\n--- system\n" + req.System + "\n--- user\n" + req.Prompt + "\n--- schema\n" + string(pretty) + "\n"
 			path := filepath.Join("testdata", "prompts", string(task)+".golden")
 			if *update {
 				require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
@@ -119,6 +120,7 @@ func TestNewRequest(t *testing.T) {
 	assert.Same(t, in, req.Input, "heuristic models read the input as is")
 	assert.Equal(t, model.PromptFor(model.TaskAnswer).ID(), req.PromptID)
 	assert.True(t, strings.HasPrefix(req.Prompt, model.PromptFor(model.TaskAnswer).Lead))
+	assert.Equal(t, 400, req.MaxTokens, "the task's completion budget")
 	assert.Contains(t, req.Prompt, `"question":"When is the launch?"`)
 
 	_, err = model.NewRequest("no_such_task", in)

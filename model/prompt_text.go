@@ -59,7 +59,7 @@ func Enums(name string) []string {
 }
 
 func init() {
-	register(&Prompt{Task: TaskDeriveBlock, System: deriveSystem, Lead: "Block:\n", Schema: mustJSON(object(schema{
+	register(&Prompt{Task: TaskDeriveBlock, System: deriveSystem, Lead: "Block:\n", MaxTokens: 2048, Schema: mustJSON(object(schema{
 		"title":   strMin(1, deriveTitle),
 		"tags":    schema{"type": "array", "minItems": 1, "maxItems": deriveTags, "items": strMin(1, deriveTagLen)},
 		"summary": strMin(1, deriveSummary),
@@ -69,7 +69,7 @@ func init() {
 		}, "text", "message_ids"), deriveFacts),
 	}, "title", "tags", "summary", "facts"))})
 
-	register(&Prompt{Task: TaskExtractEvents, System: extractSystem, Lead: "Input:\n", Schema: mustJSON(object(schema{
+	register(&Prompt{Task: TaskExtractEvents, System: extractSystem, Lead: "Input:\n", MaxTokens: 8192, Schema: mustJSON(object(schema{
 		"events": array(object(schema{
 			"title":          strMin(1, cardTitle),
 			"summary":        strMin(1, cardSummary),
@@ -87,7 +87,7 @@ func init() {
 		}, "title", "summary", "quotes", "message_ids", "event_type", "status"), cardMax),
 	}, "events"))})
 
-	register(&Prompt{Task: TaskProjectGraph, System: projectSystem, Lead: "Batch:\n", Schema: mustJSON(object(schema{
+	register(&Prompt{Task: TaskProjectGraph, System: projectSystem, Lead: "Batch:\n", MaxTokens: 4096, Schema: mustJSON(object(schema{
 		"ops": array(object(schema{
 			"op":          enum(graphOps...),
 			"kind":        enum(nodeKinds...),
@@ -104,7 +104,7 @@ func init() {
 		}, "op", "kind", "name", "event_ids"), opsMax),
 	}, "ops"))})
 
-	register(&Prompt{Task: TaskAssessEvidence, System: assessSystem, Lead: "Batch to judge:\n", Schema: mustJSON(object(schema{
+	register(&Prompt{Task: TaskAssessEvidence, System: assessSystem, Lead: "Batch to judge:\n", MaxTokens: 512, Schema: mustJSON(object(schema{
 		"verdict":       enum(verdicts...),
 		"evidence_refs": array(pattern(refPattern), assessRefs),
 		"fit":           str(assessText),
@@ -114,7 +114,7 @@ func init() {
 		"next_target":   schema{"type": "string", "maxLength": 24},
 	}, "verdict", "evidence_refs", "fit", "missing", "next_strategy"))})
 
-	register(&Prompt{Task: TaskAnswer, System: answerSystem, Lead: "Question and evidence:\n", Schema: mustJSON(object(schema{
+	register(&Prompt{Task: TaskAnswer, System: answerSystem, Lead: "Question and evidence:\n", MaxTokens: 400, Schema: mustJSON(object(schema{
 		"answer": strMin(1, answerLen),
 		"refs":   schema{"type": "array", "minItems": 1, "maxItems": answerRefs, "items": pattern(refPattern)},
 	}, "answer", "refs"))})
