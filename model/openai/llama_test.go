@@ -50,6 +50,32 @@ func TestLlamaServer(t *testing.T) {
 		assert.Equal(t, openai.JSONModeSchema, c.JSONMode(), "llama-server accepts json_schema")
 	})
 
+	t.Run("assess_evidence prompt", func(t *testing.T) {
+		// A real StrataGate prompt and schema: the server's grammar must
+		// hold the reply to the schema (enums, ref pattern, bounds), so a
+		// reply that is not cut decodes strictly. Content is not judged:
+		// the stand-in model's weights are random.
+		req, err := model.NewRequest(model.TaskAssessEvidence, &model.AssessInput{
+			Question: "When did the team move the launch?", Now: "2024-05-10T09:00:00Z", BatchID: "s1-b1",
+			Strategy: "search_events", Query: "launch moved", RoundsLeft: 2,
+			Items: []model.EvidenceItem{{Ref: "e9", Kind: "event", MentionedAt: "2024-05-03T14:00:00+02:00",
+				Happened: "June 2024", Title: "Launch moved to June", Text: "The launch moved to June."}},
+		})
+		require.NoError(t, err)
+		mt := &model.Meter{}
+		start := time.Now()
+		raw, err := model.Call(model.WithMeter(t.Context(), mt), c, req)
+		t.Logf("assess_evidence: %v, err %v, usage %+v, output %q", time.Since(start), err, mt.Usage(), raw)
+		if err != nil {
+			require.ErrorIs(t, err, model.ErrTruncated, "only a clean truncation is acceptable")
+			return
+		}
+		var out model.AssessOutput
+		require.NoError(t, model.Decode(raw, &out), "the schema was enforced")
+		assert.Contains(t, []string{"sufficient", "partial", "wrong"}, out.Verdict)
+		assert.LessOrEqual(t, len(out.EvidenceRefs), 8)
+	})
+
 	t.Run("oversize prompt", func(t *testing.T) {
 		start := time.Now()
 		_, err := c.Complete(t.Context(), model.Request{
