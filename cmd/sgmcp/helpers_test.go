@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
 
@@ -110,6 +111,7 @@ func callOn(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]an
 		b, err := json.Marshal(res.StructuredContent)
 		require.NoError(t, err)
 		require.JSONEq(t, text, string(b), "structured content and text agree")
+		validateOutput(t, cs, tool, b)
 	}
 	return text, res.IsError
 }
@@ -138,3 +140,27 @@ func (f *fixture) fails(t *testing.T, tool string, args map[string]any) string {
 }
 
 func symlink(old, new string) error { return os.Symlink(old, new) }
+
+// validateOutput checks a structured result against the tool's output
+// schema, as strict clients (the TypeScript SDK) do.
+func validateOutput(t *testing.T, cs *mcp.ClientSession, tool string, out []byte) {
+	t.Helper()
+	tools, err := cs.ListTools(context.Background(), nil)
+	require.NoError(t, err)
+	for _, tl := range tools.Tools {
+		if tl.Name != tool {
+			continue
+		}
+		raw, err := json.Marshal(tl.OutputSchema)
+		require.NoError(t, err)
+		var s jsonschema.Schema
+		require.NoError(t, json.Unmarshal(raw, &s))
+		rs, err := s.Resolve(nil)
+		require.NoError(t, err)
+		var v any
+		require.NoError(t, json.Unmarshal(out, &v))
+		require.NoError(t, rs.Validate(v), "%s output against its schema: %s", tool, out)
+		return
+	}
+	t.Fatalf("tool %s not listed", tool)
+}

@@ -281,3 +281,27 @@ func TestCaptureForgetRestore(t *testing.T) {
 	msg = f.fails(t, "memory_forget", map[string]any{"event_id": "e99999"})
 	assert.Contains(t, msg, "not found")
 }
+
+// TestResultBounds: a huge stored message never makes a result exceed
+// maxResultBytes; clipped fields say so.
+func TestResultBounds(t *testing.T) {
+	f := newFixture(t)
+	huge := strings.Repeat("kayak paddle river ", 30000) // ~570 KB
+	var c CaptureOut
+	f.ok(t, "memory_capture", map[string]any{"thread": "big", "user": huge, "assistant": "ok"}, &c)
+	for _, tc := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"memory_search_raw", map[string]any{"query": "kayak", "limit": 50}},
+		{"memory_context", map[string]any{"thread": "big", "budget_tokens": 100000}},
+		{"memory_get_blocks", map[string]any{"limit": 50}},
+	} {
+		text := f.ok(t, tc.tool, tc.args, nil)
+		assert.Less(t, len(text), maxResultBytes, tc.tool)
+	}
+	var raw SearchOut
+	f.ok(t, "memory_search_raw", map[string]any{"query": "kayak"}, &raw)
+	require.NotEmpty(t, raw.Items)
+	assert.Less(t, len(raw.Items[0].Text), 4*textRunes)
+}
