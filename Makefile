@@ -7,6 +7,7 @@ all: build test
 
 build:
 	$(GO) build $(PKGS)
+	cd cmd/sgmcp && $(GO) build ./...
 
 fmt:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -23,6 +24,9 @@ vet:
 test: fmt vet
 	$(GO) test -race -count=1 -timeout 15m $(PKGS)
 	cd bench/peers && $(GO) vet ./... && $(GO) test -count=1 -timeout 10m ./...
+	@# The MCP server (nested module on the Go MCP SDK); its TypeScript-client
+	@# test runs when STRATAGATE_TS_SDK names an install of the TS SDK (.ci/run).
+	cd cmd/sgmcp && $(GO) vet ./... && $(GO) test -race -count=1 -timeout 10m ./...
 
 demo:
 	$(GO) run ./examples/demo
@@ -65,6 +69,8 @@ fuzz:
 	$(FUZZ)='^FuzzResolve$$' ./events/temporal/
 	@# secret redaction (prompts and agent-facing outputs)
 	$(FUZZ)='^FuzzString$$' ./redact/
+	@# MCP tool arguments (aliases, unknown names, any JSON: a result or an error result)
+	cd cmd/sgmcp && $(FUZZ)='^FuzzToolArguments$$' .
 	@# model replies to the gate (any text: a valid assessment or answer, or ErrModelOutput)
 	$(FUZZ)='^FuzzModelReplies$$' ./gate/
 	@# the heuristic model's text paths (no test timeout: FUZZTIME may exceed 10 minutes)

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"context"
+	"strconv"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// forgetAnnotations annotates memory_forget.
+var forgetAnnotations = mcp.ToolAnnotations{DestructiveHint: new(true), IdempotentHint: true, OpenWorldHint: new(false)}
+
+// StatusIn is the (empty) input of memory_status.
+type StatusIn struct{}
+
+// StoreCounts are the record counts of memory_status.
+type StoreCounts struct {
+	Threads       int   `json:"threads"`
+	Messages      int   `json:"messages"`
+	Receipts      int   `json:"receipts"`
+	Blocks        int   `json:"blocks"`
+	BlocksPending int   `json:"blocks_pending"`
+	BlocksReady   int   `json:"blocks_ready"`
+	BlocksFailed  int   `json:"blocks_failed"`
+	JobsQueued    int   `json:"jobs_queued" jsonschema:"derivation jobs pending or running"`
+	JobsFailed    int   `json:"jobs_failed"`
+	FileBytes     int64 `json:"file_bytes"`
+}
+
+// StatusOut is the result of memory_status.
+type StatusOut struct {
+	Database     string       `json:"database"`
+	Scopes       []string     `json:"scopes,omitempty" jsonschema:"readable scopes; captures go to the first"`
+	Model        string       `json:"model"`
+	Counts       StoreCounts  `json:"counts"`
+	Tools        []toolReport `json:"tools,omitempty" jsonschema:"calls, errors and p50/p95 latency per tool since start"`
+	Gate         gateReport   `json:"gate" jsonschema:"verdicts and rejected refs since start"`
+	BatchesKept  int          `json:"batches_kept"`
+	UptimeSecond int64        `json:"uptime_seconds"`
+}
+
+func (s *Server) addStatusTool() {
+	addTool(s, toolSpec{name: "memory_status", annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(false)},
+		description: "Counts of the store, pending and failed jobs, the database path, per-tool call counts and latency, gate verdict and rejection rates since start."},
+		s.status)
+}
+
+func (s *Server) status(ctx context.Context, _ *StatusIn) (*StatusOut, error) {
+	st, err := s.mem.Stats(ctx)
+	if err != nil {
+		return nil, err
+	}
+	tools, g := s.metrics.report(s.tools)
+	return &StatusOut{
+		Database: s.mem.Path(), Scopes: s.scopes, Model: st.Model,
+		Counts: StoreCounts{Threads: st.Threads, Messages: st.Messages, Receipts: st.Receipts, Blocks: st.Blocks,
+			BlocksPending: st.BlocksPending, BlocksReady: st.BlocksReady, BlocksFailed: st.BlocksFailed,
+			JobsQueued: st.JobsQueued, JobsFailed: st.JobsFailed, FileBytes: st.FileBytes},
+		Tools: tools, Gate: g, BatchesKept: s.batches.len(), UptimeSecond: int64(time.Since(s.metrics.start).Seconds()),
+	}, nil
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }

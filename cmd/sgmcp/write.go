@@ -1,0 +1,141 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"slices"
+	"strings"
+
+	"github.com/stratagate/stratagate"
+	"github.com/stratagate/stratagate/gate"
+)
+
+// CaptureMessage is one message of a captured turn.
+type CaptureMessage struct {
+	Role     string `json:"role,omitempty" jsonschema:"user, assistant, tool or system"`
+	Content  string `json:"content,omitempty" jsonschema:"the text, stored verbatim"`
+	Speaker  string `json:"speaker,omitempty"`
+	At       string `json:"at,omitempty" jsonschema:"RFC 3339 time it was said (default now)"`
+	ToolName string `json:"tool_name,omitempty"`
+}
+
+// CaptureIn is the input of memory_capture.
+type CaptureIn struct {
+	Thread    string           `json:"thread,omitempty" jsonschema:"the thread (default: one per server scope)"`
+	Messages  []CaptureMessage `json:"messages,omitempty" jsonschema:"the turn's messages in order; or give user and assistant"`
+	User      string           `json:"user,omitempty" jsonschema:"shortcut: the user's message"`
+	Assistant string           `json:"assistant,omitempty" jsonschema:"shortcut: the assistant's reply"`
+	ReceiptID string           `json:"receipt_id,omitempty" jsonschema:"idempotency key (default: derived from the content); the same key with the same turn stores nothing twice"`
+}
+
+// CaptureOut is the receipt of memory_capture.
+type CaptureOut struct {
+	ReceiptID   string   `json:"receipt_id"`
+	Thread      string   `json:"thread"`
+	Scope       string   `json:"scope"`
+	Turn        uint64   `json:"turn"`
+	Messages    []string `json:"messages,omitempty" jsonschema:"refs of the stored messages"`
+	SealedBlock string   `json:"sealed_block,omitempty" jsonschema:"the block this turn completed, if any"`
+	Duplicate   bool     `json:"duplicate" jsonschema:"the receipt was already stored: nothing new written"`
+}
+
+// EventIn is the input of memory_forget and memory_restore.
+type EventIn struct {
+	EventID string `json:"event_id,omitempty" jsonschema:"the event: ref e<id> or the number (alias id)"`
+}
+
+// EventOut is the result of memory_forget and memory_restore.
+type EventOut struct {
+	EventID   string `json:"event_id"`
+	Forgotten bool   `json:"forgotten" jsonschema:"hidden from search (still expandable)"`
+}
+
+func (s *Server) addWriteTools() {
+	addTool(s, toolSpec{name: "memory_capture", annotations: writes(true),
+		description: "Store one completed turn (user message and reply) in the server's first scope; returns a receipt. Idempotent by receipt_id."},
+		s.capture)
+	addTool(s, toolSpec{name: "memory_forget", aliases: map[string]string{"id": "event_id", "ref": "event_id"},
+		annotations: &forgetAnnotations,
+		description: "Hide an event from search (reversible with memory_restore; the card and its sources stay)."},
+		func(ctx context.Context, in *EventIn) (*EventOut, error) { return s.forget(ctx, in, true) })
+	addTool(s, toolSpec{name: "memory_restore", aliases: map[string]string{"id": "event_id", "ref": "event_id"}, annotations: writes(true),
+		description: "Undo memory_forget: the event is searchable again."},
+		func(ctx context.Context, in *EventIn) (*EventOut, error) { return s.forget(ctx, in, false) })
+}
+
+// defaultThread is the thread a capture without one goes to: one per
+// scope, so that two projects sharing a file never share a thread.
+func defaultThread(scope string) string { return "agent:" + scope }
+
+func (s *Server) capture(ctx context.Context, in *CaptureIn) (*CaptureOut, error) {
+	msgs := slices.Clone(in.Messages)
+	if in.User != "" {
+		msgs = append(msgs, CaptureMessage{Role: "user", Content: in.User})
+	}
+	if in.Assistant != "" {
+		msgs = append(msgs, CaptureMessage{Role: "assistant", Content: in.Assistant})
+	}
+	if len(msgs) == 0 {
+		return nil, retryable("no messages; retry with {\"user\": \"...\", \"assistant\": \"...\"} or {\"messages\": [{\"role\": \"user\", \"content\": \"...\"}, ...]}")
+	}
+	scope := s.scopes[0]
+	t := stratagate.Turn{Thread: in.Thread, Scope: scope, ReceiptID: in.ReceiptID}
+	if t.Thread == "" {
+		t.Thread = defaultThread(scope)
+	}
+	for i, m := range msgs {
+		role := strings.ToLower(strings.TrimSpace(m.Role))
+		if role == "" {
+			return nil, retryable("messages[%d] has no role; retry with role user, assistant, tool or system", i)
+		}
+		at, err := parseTime("messages["+itoa(i)+"].at", m.At, false)
+		if err != nil {
+			return nil, err
+		}
+		t.Messages = append(t.Messages, stratagate.Message{Role: role, Content: m.Content, Speaker: m.Speaker, ToolName: m.ToolName, At: at})
+	}
+	if t.ReceiptID == "" {
+		// The content decides the receipt: a client retrying the same
+		// turn stores it once.
+		b, _ := json.Marshal(struct {
+			T string
+			M []CaptureMessage
+		}{t.Thread, msgs})
+		sum := sha256.Sum256(b)
+		t.ReceiptID = "mcp:" + hex.EncodeToString(sum[:12])
+	}
+	ref, err := s.mem.Append(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	out := &CaptureOut{ReceiptID: t.ReceiptID, Thread: ref.Thread, Scope: scope, Turn: ref.Turn,
+		Messages: refs(gate.KindMessage, ref.MessageIDs, maxLimit), Duplicate: ref.Duplicate}
+	if ref.SealedBlockID != 0 {
+		out.SealedBlock = gate.MakeRef(gate.KindBlock, ref.SealedBlockID)
+	}
+	return out, nil
+}
+
+func (s *Server) forget(ctx context.Context, in *EventIn, forget bool) (*EventOut, error) {
+	id, err := parseID("event_id", gate.KindEvent, in.EventID)
+	if err != nil {
+		return nil, err
+	}
+	ref := gate.MakeRef(gate.KindEvent, id)
+	d, err := s.mem.ExpandEvent(ctx, id)
+	if err != nil || !slices.Contains(s.scopes, d.Card.Scope) {
+		// An event of another scope is as unknown as a missing one.
+		return nil, retryable("event %s not found in this server's scopes; retry with a ref from a recent memory_search_events result", ref)
+	}
+	if forget {
+		err = s.mem.Forget(ctx, id)
+	} else {
+		err = s.mem.Restore(ctx, id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &EventOut{EventID: ref, Forgotten: forget}, nil
+}
