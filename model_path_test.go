@@ -351,3 +351,38 @@ func TestModelRefusalFailsJobVisibly(t *testing.T) {
 	assert.Equal(t, 1, st.JobsFailed)
 	assert.Zero(t, st.Buckets["events"])
 }
+
+// smallContext is a model whose context cannot hold an extraction prompt
+// with its neighbouring blocks or earlier cards.
+type smallContext struct {
+	promptModel
+	refused int
+}
+
+func (s *smallContext) Complete(ctx context.Context, req model.Request) (string, error) {
+	if req.Task == model.TaskExtractEvents && (strings.Contains(req.Prompt, `"before":`) ||
+		strings.Contains(req.Prompt, `"after":`) || strings.Contains(req.Prompt, `"existing":`)) {
+		s.mu.Lock()
+		s.refused++
+		s.mu.Unlock()
+		return "", fmt.Errorf("HTTP 400: %w", model.ErrContextSize)
+	}
+	return s.promptModel.Complete(ctx, req)
+}
+
+// TestExtractionFitsASmallContext: an extraction prompt beyond the
+// model's context is asked again with the block alone, so a small local
+// model still yields cards.
+func TestExtractionFitsASmallContext(t *testing.T) {
+	sc := &smallContext{}
+	mem, _ := openMem(t, &stratagate.Options{Model: sc, BlockTurns: 2, NoSync: true})
+	appendN(t, mem, "atlas", 0, 6)
+	waitIdle(t, mem)
+	st, err := mem.Stats(context.Background())
+	require.NoError(t, err)
+	assert.Zero(t, st.JobsFailed)
+	assert.Equal(t, 3, st.Buckets["events"], "one card per block")
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	assert.Positive(t, sc.refused, "blocks after the first were offered context")
+}

@@ -53,13 +53,12 @@ func ExtractHandler(db *kv.DB, m model.Model, ix *index.Index, log *slog.Logger,
 		if src.Block.State != layers.StateReady {
 			return nil, wal.Permanent(fmt.Errorf("block %d is %s: extraction needs a ready block", src.Block.ID, src.Block.State))
 		}
-		req, err := model.NewRequest(model.TaskExtractEvents, &in)
-		if err != nil {
-			return nil, wal.Permanent(err)
-		}
-		raw, err := model.Call(ctx, m, req)
+		raw, trimmed, err := extract(ctx, m, &in)
 		if err != nil {
 			return nil, fmt.Errorf("model %s: %w", m.Name(), err)
+		}
+		if trimmed {
+			src.Existing = nil // not shown to the model: it may link to none
 		}
 		var out model.ExtractOutput
 		if err := model.Decode(raw, &out); err != nil {
@@ -112,6 +111,27 @@ func ExtractHandler(db *kv.DB, m model.Model, ix *index.Index, log *slog.Logger,
 			return err
 		}, nil
 	}}
+}
+
+// extract asks m for the cards of in. A prompt beyond the model's context
+// is asked again without the context-only parts (the neighbouring blocks,
+// the earlier cards; trimmed is then true): the block alone still yields
+// cards, only without links to earlier ones.
+func extract(ctx context.Context, m model.Model, in *model.ExtractInput) (raw string, trimmed bool, err error) {
+	req, err := model.NewRequest(model.TaskExtractEvents, in)
+	if err != nil {
+		return "", false, wal.Permanent(err)
+	}
+	raw, err = model.Call(ctx, m, req)
+	if !errors.Is(err, model.ErrContextSize) || (len(in.Before) == 0 && len(in.After) == 0 && len(in.Existing) == 0) {
+		return raw, false, err
+	}
+	in.Before, in.After, in.Existing = nil, nil, nil
+	if req, err = model.NewRequest(model.TaskExtractEvents, in); err != nil {
+		return "", true, wal.Permanent(err)
+	}
+	raw, err = model.Call(ctx, m, req)
+	return raw, true, err
 }
 
 // loadSource reads block id, its neighbours for context and the thread's
