@@ -122,13 +122,17 @@ type Reject struct {
 	Reason string
 }
 
+// String is "FILE:LINE (offset N): REASON", leaving out what is unknown.
 func (r Reject) String() string {
 	loc := r.File
-	if loc == "" {
-		loc = "offset " + fmt.Sprint(r.Offset)
-	}
 	if r.Line > 0 {
-		loc = fmt.Sprintf("%s:%d", loc, r.Line)
+		if loc != "" {
+			loc += ":"
+		}
+		loc += fmt.Sprintf("%d (offset %d)", r.Line, r.Offset)
+	}
+	if loc == "" {
+		return r.Reason
 	}
 	return loc + ": " + r.Reason
 }
@@ -207,12 +211,10 @@ type openTurn struct {
 type part struct {
 	msg   stratagate.Message
 	merge string // Claude Code message.id of an assistant text part
-	text  strings.Builder
 }
 
 func (t *openTurn) add(msg stratagate.Message) {
 	t.msgs = append(t.msgs, part{msg: msg})
-	t.msgs[len(t.msgs)-1].text.WriteString(msg.Content)
 }
 
 // finish turns the folded messages into store turns: content repaired,
@@ -221,7 +223,7 @@ func finish(t *openTurn, kind Kind, scope string, o ParseOptions) []stratagate.T
 	var msgs []stratagate.Message
 	for i := range t.msgs {
 		m := t.msgs[i].msg
-		m.Content = cleanContent(t.msgs[i].text.String(), o.MaxMessageBytes)
+		m.Content = cleanContent(m.Content, o.MaxMessageBytes)
 		if m.Content == "" {
 			continue
 		}

@@ -65,9 +65,9 @@ func parseClaudeCode(data []byte, base int64, opts ParseOptions) (Batch, head) {
 
 type ccParser struct {
 	*folder
-	names map[string]string   // tool call id → tool name
-	skip  map[string]bool     // ids of memory_* calls, whose results are skipped too
-	seen  map[string]bool     // tool call ids already folded (a line written twice)
+	names map[string]string // tool call id → tool name
+	skip  map[string]bool   // ids of memory_* calls, whose results are skipped too
+	seen  map[string]bool   // tool call ids already folded (a line written twice)
 	texts map[[32]byte]bool // message.id + text already folded
 }
 
@@ -208,7 +208,7 @@ func (p *ccParser) assistant(l line, thread, key, msgID string, blocks []ccBlock
 			// Streamed chunks of one reply share message.id: merge
 			// consecutive text chunks into one message.
 			if n := len(p.cur.msgs); msgID != "" && n > 0 && p.cur.msgs[n-1].merge == msgID {
-				p.cur.msgs[n-1].text.WriteString("\n\n" + b.Text)
+				p.cur.msgs[n-1].msg.Content += "\n\n" + b.Text
 				continue
 			}
 			p.cur.add(stratagate.Message{Role: "assistant", Content: b.Text, At: at})

@@ -241,11 +241,10 @@ func (p *cxParser) settle() {
 	if t == nil || !t.agent {
 		return
 	}
-	kept := t.msgs[:0]
-	for i := range t.msgs {
-		if t.msgs[i].merge != fallbackPart {
-			kept = append(kept, part{msg: t.msgs[i].msg, merge: t.msgs[i].merge})
-			kept[len(kept)-1].text.WriteString(t.msgs[i].text.String())
+	var kept []part
+	for _, pt := range t.msgs {
+		if pt.merge != fallbackPart {
+			kept = append(kept, pt)
 		}
 	}
 	t.msgs = kept
