@@ -65,6 +65,9 @@ fuzz:
 	$(FUZZ)='^FuzzResolve$$' ./events/temporal/
 	@# secret redaction (prompts and agent-facing outputs)
 	$(FUZZ)='^FuzzString$$' ./redact/
+	@# agent transcripts (Claude Code, Codex rollouts): any bytes fold into turns the store accepts
+	$(FUZZ)='^FuzzParseClaudeCode$$' ./capture/
+	$(FUZZ)='^FuzzParseCodex$$' ./capture/
 	@# model replies to the gate (any text: a valid assessment or answer, or ErrModelOutput)
 	$(FUZZ)='^FuzzModelReplies$$' ./gate/
 	@# the heuristic model's text paths (no test timeout: FUZZTIME may exceed 10 minutes)
