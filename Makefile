@@ -71,6 +71,9 @@ fuzz:
 	$(FUZZ)='^FuzzString$$' ./redact/
 	@# MCP tool arguments (aliases, unknown names, any JSON: a result or an error result)
 	cd cmd/sgmcp && $(FUZZ)='^FuzzToolArguments$$' .
+	@# agent transcripts (Claude Code, Codex rollouts): any bytes fold into turns the store accepts
+	$(FUZZ)='^FuzzParseClaudeCode$$' ./capture/
+	$(FUZZ)='^FuzzParseCodex$$' ./capture/
 	@# model replies to the gate (any text: a valid assessment or answer, or ErrModelOutput)
 	$(FUZZ)='^FuzzModelReplies$$' ./gate/
 	@# the heuristic model's text paths (no test timeout: FUZZTIME may exceed 10 minutes)
