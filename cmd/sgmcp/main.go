@@ -2,6 +2,8 @@
 // Model Context Protocol, on stdio or streamable HTTP.
 //
 //	sgmcp serve -db FILE [-scope SCOPE]... [-http 127.0.0.1:PORT] [-token T]
+//	sgmcp hook claude-code|codex -db FILE [-recall] [-timeout D]
+//	sgmcp import claude-code|codex -db FILE PATH...
 //
 // See README.md beside this file for the tools and for wiring it into an
 // agent.
@@ -23,9 +25,11 @@ type command struct {
 	run        func(ctx context.Context, args []string, stdout, stderr io.Writer) error
 }
 
-// commands are sgmcp's subcommands; hook and import join them later.
+// commands are sgmcp's subcommands.
 var commands = []command{
 	{"serve", "serve a memory file over MCP (stdio, or streamable HTTP with -http)", runServe},
+	{"hook", "capture a finished turn: run by an agent's hook (claude-code or codex), always exits 0", runHook},
+	{"import", "backfill from existing transcripts: import claude-code|codex -db FILE PATH...", runImport},
 }
 
 // errUsage marks a usage error (exit status 2).

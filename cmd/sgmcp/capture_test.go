@@ -1,0 +1,87 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/stratagate/stratagate"
+)
+
+// fixtures is the capture package's transcript fixtures.
+const fixtures = "../../capture/testdata"
+
+func runCmd(t *testing.T, args ...string) (string, string, error) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	err := run(context.Background(), args, &out, &errb)
+	return out.String(), errb.String(), err
+}
+
+func TestImportCommand(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "m.sg")
+	out, _, err := runCmd(t, "import", "claude-code", "-db", db, filepath.Join(fixtures, "claude-code"))
+	require.NoError(t, err)
+	assert.Regexp(t, `2 files, 3 turns: 3 added, 0 duplicates, 1 rejected`, out)
+	out, _, err = runCmd(t, "import", "claude-code", "-db", db, filepath.Join(fixtures, "claude-code"))
+	require.NoError(t, err)
+	assert.Regexp(t, `3 turns: 0 added, 3 duplicates`, out, "a second import adds nothing")
+	out, _, err = runCmd(t, "import", "codex", "-db", db, filepath.Join(fixtures, "codex"))
+	require.NoError(t, err)
+	assert.Regexp(t, `2 turns: 2 added`, out)
+
+	mem, err := stratagate.Open(db, &stratagate.Options{ReadOnly: true})
+	require.NoError(t, err)
+	defer mem.Close()
+	st, err := mem.Stats(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, 5, st.Receipts)
+
+	_, _, err = runCmd(t, "import", "gemini", "-db", db, ".")
+	assert.ErrorIs(t, err, errUsage)
+	_, _, err = runCmd(t, "import", "codex", "-db", db)
+	assert.ErrorIs(t, err, errUsage, "no path")
+}
+
+func TestHookCommand(t *testing.T) {
+	dir := t.TempDir()
+	transcript := filepath.Join(dir, "session.jsonl")
+	data, err := os.ReadFile(filepath.Join(fixtures, "claude-code", "session.jsonl"))
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(transcript, data, 0o600))
+	db := filepath.Join(dir, "m.sg")
+	input := `{"session_id":"S1","transcript_path":"` + transcript + `","cwd":"` + dir + `","hook_event_name":"Stop","stop_hook_active":false}`
+	for range 2 {
+		hookStdin = strings.NewReader(input)
+		out, _, err := runCmd(t, "hook", "claude-code", "-db", db)
+		require.NoError(t, err)
+		assert.JSONEq(t, `{"continue":true,"suppressOutput":true}`, strings.TrimSpace(out))
+	}
+	hookStdin = os.Stdin
+	mem, err := stratagate.Open(db, &stratagate.Options{ReadOnly: true})
+	require.NoError(t, err)
+	defer mem.Close()
+	st, err := mem.Stats(context.Background())
+	require.NoError(t, err)
+	assert.Positive(t, st.Receipts)
+
+	// The same session imported afterwards adds nothing: same receipts.
+	require.NoError(t, mem.Close())
+	out, _, err := runCmd(t, "import", "claude-code", "-db", db, transcript)
+	require.NoError(t, err)
+	assert.Contains(t, out, "0 added")
+	assert.Contains(t, out, "duplicates")
+
+	// A hook without a store still answers and exits 0.
+	hookStdin = strings.NewReader("not json")
+	out, _, err = runCmd(t, "hook", "claude-code", "-db", filepath.Join(dir, "missing", "m.sg"))
+	hookStdin = os.Stdin
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"continue":true,"suppressOutput":true}`, strings.TrimSpace(out))
+}
