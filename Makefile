@@ -71,6 +71,8 @@ fuzz:
 	$(FUZZ)='^FuzzString$$' ./redact/
 	@# MCP tool arguments (aliases, unknown names, any JSON: a result or an error result)
 	cd cmd/sgmcp && $(FUZZ)='^FuzzToolArguments$$' .
+	@# the store's socket path (any db path: one short path, or an error)
+	cd cmd/sgmcp && $(FUZZ)='^FuzzSocketPath$$' .
 	@# model replies to the gate (any text: a valid assessment or answer, or ErrModelOutput)
 	$(FUZZ)='^FuzzModelReplies$$' ./gate/
 	@# the heuristic model's text paths (no test timeout: FUZZTIME may exceed 10 minutes)

@@ -3,6 +3,10 @@
 //
 //	sgmcp serve -db FILE [-scope SCOPE]... [-http 127.0.0.1:PORT] [-token T]
 //
+// One process owns a store at a time: a running serve listens on a unix
+// socket beside the file (<db>.sock, mode 0600), and a second serve on the
+// same file attaches to it over that socket instead of opening the file.
+//
 // See README.md beside this file for the tools and for wiring it into an
 // agent.
 package main

@@ -150,6 +150,9 @@ func serve(ctx context.Context, cfg serveConfig, stdin io.Reader, stdout, stderr
 				}
 				return attach(ctx, cfg, sock, conn, stdin, stdout, stderr)
 			}
+			if ctx.Err() != nil {
+				return nil // stopped while waiting: nothing to report
+			}
 			if !errors.Is(err, errNoOwner) {
 				return err
 			}

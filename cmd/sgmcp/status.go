@@ -45,7 +45,7 @@ type StatusOut struct {
 
 func (s *Server) addStatusTool() {
 	addTool(s, toolSpec{name: "memory_status", annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(false)},
-		description: "Counts of the store, pending and failed jobs, the database path, per-tool call counts and latency, gate verdict and rejection rates since start."},
+		description: "Counts of the store, pending and failed jobs, the database path, per-tool call counts and latency, gate verdict and rejection rates since start; with cursor_get, that cursor's offset."},
 		s.status)
 }
 

@@ -61,7 +61,7 @@ type EventOut struct {
 
 func (s *Server) addWriteTools() {
 	addTool(s, toolSpec{name: "memory_capture", annotations: writes(true),
-		description: "Store one completed turn (user message and reply) in the server's first scope; returns a receipt. Idempotent by receipt_id."},
+		description: "Store one completed turn (user message and reply) in the server's first scope; returns a receipt. Idempotent by receipt_id. Hooks and imports pass cursor_key and cursor_offset to record how far into their source they are (set after the turn is stored; with no messages, only the cursor)."},
 		s.capture)
 	addTool(s, toolSpec{name: "memory_forget", aliases: map[string]string{"id": "event_id", "ref": "event_id"},
 		annotations: &forgetAnnotations,
