@@ -160,8 +160,9 @@ func bridge(ctx context.Context, conn *net.UnixConn, stdin io.Reader, stdout io.
 		inDone.Store(true)
 		_ = conn.CloseWrite()
 	}()
+	out := &outWriter{w: stdout}
 	go func() {
-		_, err := io.Copy(stdout, conn)
+		_, err := io.Copy(out, conn)
 		down <- err
 	}()
 	select {
@@ -171,6 +172,10 @@ func bridge(ctx context.Context, conn *net.UnixConn, stdin io.Reader, stdout io.
 		return nil
 	case err := <-down:
 		_ = conn.Close()
+		if out.err != nil {
+			// The agent stopped reading: not the owner's doing.
+			return fmt.Errorf("sgmcp: writing to the agent: %w", out.err)
+		}
 		if inDone.Load() {
 			return nil
 		}
@@ -181,4 +186,19 @@ func bridge(ctx context.Context, conn *net.UnixConn, stdin io.Reader, stdout io.
 		}
 		return err
 	}
+}
+
+// outWriter keeps its writer's error, which io.Copy does not tell apart
+// from the reader's.
+type outWriter struct {
+	w   io.Writer
+	err error // read after the copy returns
+}
+
+func (o *outWriter) Write(p []byte) (int, error) {
+	n, err := o.w.Write(p)
+	if err != nil {
+		o.err = err
+	}
+	return n, err
 }

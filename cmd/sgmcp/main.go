@@ -18,6 +18,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 )
 
@@ -44,7 +45,8 @@ func main() {
 	case errors.Is(err, errUsage):
 		os.Exit(2)
 	default:
-		fmt.Fprintln(os.Stderr, "sgmcp:", err)
+		// Our sentinels carry the prefix already.
+		fmt.Fprintln(os.Stderr, "sgmcp:", strings.TrimPrefix(err.Error(), "sgmcp: "))
 		os.Exit(1)
 	}
 }

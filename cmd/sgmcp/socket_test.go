@@ -436,3 +436,70 @@ func TestDeliverTurnsCursor(t *testing.T) {
 		assert.Equal(t, want, *st.Cursor, key)
 	}
 }
+
+// failWriter fails every write, like an agent that stopped reading.
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, io.ErrClosedPipe }
+
+// TestBridge: the byte bridge ends cleanly when the agent's EOF has been
+// answered, with errOwnerGone when the owner hangs up first, and with a
+// write error when the agent stops reading.
+func TestBridge(t *testing.T) {
+	sock := filepath.Join(shortDir(t), "b.sock")
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: sock, Net: "unix"})
+	require.NoError(t, err)
+	defer ln.Close()
+	// pair returns a connected client end; the owner end runs serve.
+	pair := func(serve func(net.Conn)) *net.UnixConn {
+		go func() {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close()
+			serve(c)
+		}()
+		c, err := net.DialUnix("unix", nil, &net.UnixAddr{Name: sock, Net: "unix"})
+		require.NoError(t, err)
+		return c
+	}
+	echoUpper := func(c net.Conn) {
+		b, _ := io.ReadAll(c) // until the agent's EOF
+		_, _ = c.Write([]byte(strings.ToUpper(string(b))))
+	}
+	tests := []struct {
+		name    string
+		serve   func(net.Conn)
+		stdin   func(t *testing.T) io.Reader
+		stdout  io.Writer
+		wantOut string
+		wantErr error
+		wantMsg string
+	}{
+		{name: "agent EOF answered", serve: echoUpper,
+			stdin: func(*testing.T) io.Reader { return strings.NewReader("ping\n") }, stdout: &syncBuffer{}, wantOut: "PING\n"},
+		{name: "owner hangs up first", serve: func(net.Conn) {},
+			stdin: func(t *testing.T) io.Reader {
+				pr, pw := io.Pipe()
+				t.Cleanup(func() { _ = pw.Close() })
+				return pr
+			}, stdout: &syncBuffer{}, wantErr: errOwnerGone},
+		{name: "agent stops reading", serve: echoUpper,
+			stdin: func(*testing.T) io.Reader { return strings.NewReader("ping\n") }, stdout: failWriter{}, wantMsg: "writing to the agent"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := bridge(t.Context(), pair(tc.serve), tc.stdin(t), tc.stdout)
+			switch {
+			case tc.wantErr != nil:
+				require.ErrorIs(t, err, tc.wantErr)
+			case tc.wantMsg != "":
+				require.ErrorContains(t, err, tc.wantMsg)
+			default:
+				require.NoError(t, err)
+				assert.Equal(t, tc.wantOut, tc.stdout.(*syncBuffer).String())
+			}
+		})
+	}
+}
