@@ -503,3 +503,31 @@ func TestBridge(t *testing.T) {
 		})
 	}
 }
+
+// TestHTTPOwnerListens: an -http server owns the store too; clients
+// attach over its socket, and it goes on shutdown.
+func TestHTTPOwnerListens(t *testing.T) {
+	db := filepath.Join(shortDir(t), "m.sg")
+	ready := make(chan string, 1)
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	var stderr syncBuffer
+	go func() {
+		done <- serve(ctx, serveConfig{db: db, scopes: []string{scopeA}, http: "127.0.0.1:0", ready: ready}, strings.NewReader(""), io.Discard, &stderr)
+	}()
+	var sock string
+	select {
+	case sock = <-ready:
+	case err := <-done:
+		cancel()
+		t.Fatalf("owner exited: %v\n%s", err, stderr.String())
+	}
+	cs, err := dialOwner(t.Context(), db)
+	require.NoError(t, err)
+	text, isErr := callOn(t, cs, "memory_status", nil)
+	require.False(t, isErr, text)
+	require.NoError(t, cs.Close())
+	cancel()
+	require.NoError(t, <-done, stderr.String())
+	assert.NoFileExists(t, sock)
+}
