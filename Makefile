@@ -74,6 +74,8 @@ fuzz:
 	@# agent transcripts (Claude Code, Codex rollouts): any bytes fold into turns the store accepts
 	$(FUZZ)='^FuzzParseClaudeCode$$' ./capture/
 	$(FUZZ)='^FuzzParseCodex$$' ./capture/
+	@# the store's socket path (any db path: one short path, or an error)
+	cd cmd/sgmcp && $(FUZZ)='^FuzzSocketPath$$' .
 	@# model replies to the gate (any text: a valid assessment or answer, or ErrModelOutput)
 	$(FUZZ)='^FuzzModelReplies$$' ./gate/
 	@# the heuristic model's text paths (no test timeout: FUZZTIME may exceed 10 minutes)

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -38,5 +39,24 @@ func FuzzToolArguments(f *testing.F) {
 			return
 		}
 		_, _, _ = page(in.Limit, in.Cursor)
+	})
+}
+
+// FuzzSocketPath: any store path yields an error or one socket path, the
+// same each time, short enough for a unix socket.
+func FuzzSocketPath(f *testing.F) {
+	for _, s := range []string{"m.sg", "/tmp/a/m.sg", "./x/../m.sg", "", "/" + strings.Repeat("d", 200) + "/m.sg", "a\x00b"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, db string) {
+		p, err := socketPath(db)
+		if err != nil {
+			return
+		}
+		require.LessOrEqual(t, len(p), maxSocketPath)
+		require.True(t, strings.HasSuffix(p, ".sock"), p)
+		again, err := socketPath(db)
+		require.NoError(t, err)
+		require.Equal(t, p, again)
 	})
 }

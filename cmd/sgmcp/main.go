@@ -5,6 +5,10 @@
 //	sgmcp hook claude-code|codex -db FILE [-recall] [-timeout D]
 //	sgmcp import claude-code|codex -db FILE PATH...
 //
+// One process owns a store at a time: a running serve listens on a unix
+// socket beside the file (<db>.sock, mode 0600), and a second serve on the
+// same file attaches to it over that socket instead of opening the file.
+//
 // See README.md beside this file for the tools and for wiring it into an
 // agent.
 package main
@@ -16,6 +20,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 )
 
@@ -44,7 +49,8 @@ func main() {
 	case errors.Is(err, errUsage):
 		os.Exit(2)
 	default:
-		fmt.Fprintln(os.Stderr, "sgmcp:", err)
+		// Our sentinels carry the prefix already.
+		fmt.Fprintln(os.Stderr, "sgmcp:", strings.TrimPrefix(err.Error(), "sgmcp: "))
 		os.Exit(1)
 	}
 }

@@ -34,8 +34,16 @@ func (f *scopeFlags) Set(v string) error {
 type serveConfig struct {
 	db     string
 	scopes []string
-	http   string
-	token  string
+	// explicitScopes is set when -scope flags gave the scopes.
+	explicitScopes bool
+	http           string
+	token          string
+	// lockTimeout bounds the wait for a store held by a process that does
+	// not answer on the socket (default stratagate.DefaultLockTimeout).
+	lockTimeout time.Duration
+	// ready, when set, receives the socket path once the owner listens
+	// (tests).
+	ready chan<- string
 }
 
 func parseServe(args []string, stderr io.Writer) (serveConfig, error) {
@@ -55,6 +63,7 @@ func parseServe(args []string, stderr io.Writer) (serveConfig, error) {
 		return cfg, errUsage
 	}
 	cfg.scopes = scopes
+	cfg.explicitScopes = len(scopes) > 0
 	if len(cfg.scopes) == 0 {
 		wd, err := os.Getwd()
 		if err != nil {
@@ -100,6 +109,19 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	return serve(ctx, cfg, os.Stdin, stdout, stderr)
+}
+
+// attachStep is how long one attempt to lock the store waits before the
+// socket is tried again: an owner that has just locked the file listens
+// a moment later.
+const attachStep = 200 * time.Millisecond
+
+// serve runs the server of cfg. When another sgmcp serve holds the store it
+// attaches to it over the store's socket (stdio) or refuses (-http);
+// otherwise it opens the store, becomes its owner and listens on the
+// socket beside serving stdio or HTTP.
+func serve(ctx context.Context, cfg serveConfig, stdin io.Reader, stdout, stderr io.Writer) error {
 	model, err := stratagate.ModelFromSpec("", nil)
 	if err != nil {
 		return err
@@ -109,20 +131,100 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return fmt.Errorf("-scope: %w", err)
 		}
 	}
-	mem, err := stratagate.Open(cfg.db, &stratagate.Options{Model: model, GateModel: model.Name() != heuristic.Name,
-		Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))})
-	if err != nil {
-		return err
+	sock, sockErr := socketPath(cfg.db)
+	wait := cfg.lockTimeout
+	if wait == 0 {
+		wait = stratagate.DefaultLockTimeout
+	}
+	deadline := time.Now().Add(wait)
+	opts := &stratagate.Options{Model: model, GateModel: model.Name() != heuristic.Name,
+		Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))}
+	var mem *stratagate.Memory
+	for mem == nil {
+		if sockErr == nil {
+			conn, err := dialSocket(ctx, sock)
+			if err == nil {
+				if cfg.http != "" {
+					_ = conn.Close()
+					return fmt.Errorf("%w: another sgmcp serve holds %s (socket %s); -http cannot attach to it: stop that server, or connect the HTTP clients' agents through stdio", errOwnerRunning, cfg.db, sock)
+				}
+				return attach(ctx, cfg, sock, conn, stdin, stdout, stderr)
+			}
+			if ctx.Err() != nil {
+				return nil // stopped while waiting: nothing to report
+			}
+			if !errors.Is(err, errNoOwner) {
+				return err
+			}
+		}
+		opts.LockTimeout = min(attachStep, max(time.Until(deadline), time.Millisecond))
+		mem, err = stratagate.Open(cfg.db, opts)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, stratagate.ErrLocked) {
+			return err
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%s is held by another process that does not answer on the socket %s (not an sgmcp server?): stop it and retry: %w", cfg.db, sock, err)
+		}
+		if ctx.Err() != nil {
+			return nil
+		}
 	}
 	defer mem.Close()
 	srv := NewServer(mem, Config{Scopes: cfg.scopes})
-	if cfg.http == "" {
-		err := srv.MCP().Run(ctx, &mcp.StdioTransport{})
-		if errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
-			return nil
+
+	if sockErr == nil {
+		var ln *net.UnixListener
+		ln, sockErr = listenSocket(sock)
+		if sockErr == nil {
+			so := newSocketServer(srv, ln)
+			defer so.Close()
+			if cfg.ready != nil {
+				cfg.ready <- sock
+			}
+			if cfg.http == "" {
+				return serveStdio(ctx, srv, so, stdin, stdout, stderr)
+			}
+			return serveHTTP(ctx, cfg, srv, stderr)
 		}
+	}
+	// Serving alone is better than not serving: only attaching fails.
+	fmt.Fprintf(stderr, "sgmcp: warning: no socket, other processes cannot attach: %v\n", sockErr)
+	if cfg.http == "" {
+		return serveStdio(ctx, srv, nil, stdin, stdout, stderr)
+	}
+	return serveHTTP(ctx, cfg, srv, stderr)
+}
+
+// errOwnerRunning is returned by serve -http when another server holds
+// the store.
+var errOwnerRunning = errors.New("sgmcp: the store has an owner")
+
+// serveStdio serves the agent on stdin/stdout until stdin ends or ctx is
+// done. When stdin ends while other processes are attached through the
+// socket, it keeps serving them until the last one leaves: the agent that
+// started first must not cut off the others.
+func serveStdio(ctx context.Context, srv *Server, so *socketServer, stdin io.Reader, stdout, stderr io.Writer) error {
+	err := srv.MCP().Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: nopClose{stdout}})
+	if errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
+		err = nil
+	}
+	if err != nil || ctx.Err() != nil || so == nil {
 		return err
 	}
+	if n := so.active(); n > 0 {
+		fmt.Fprintf(stderr, "sgmcp: stdin closed; serving %d attached session(s) until they end\n", n)
+	}
+	if err := so.drain(ctx); err != nil && !errors.Is(err, context.Canceled) {
+		return err
+	}
+	return nil
+}
+
+// serveHTTP serves streamable HTTP on cfg.http until ctx is done.
+func serveHTTP(ctx context.Context, cfg serveConfig, srv *Server, stderr io.Writer) error {
 	ln, err := net.Listen("tcp", cfg.http)
 	if err != nil {
 		return err

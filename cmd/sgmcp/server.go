@@ -23,6 +23,9 @@ type Server struct {
 	tools   []string
 	batches *batchStore
 	metrics *metrics
+	// curs is the store's cursor API, nil when the store has none (tests
+	// may set a stand-in before serving).
+	curs cursorStore
 }
 
 // Config configures NewServer.
@@ -40,6 +43,9 @@ func NewServer(mem *stratagate.Memory, cfg Config) *Server {
 		batches: newBatchStore(maxBatches),
 		metrics: newMetrics(),
 	}
+	// An assertion rather than a direct call: the cursor API arrives in
+	// the store on another branch, and this file must build either way.
+	s.curs, _ = any(mem).(cursorStore)
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "stratagate", Version: version}, &mcp.ServerOptions{
 		Instructions: instructions,
 	})

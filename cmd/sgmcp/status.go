@@ -11,8 +11,10 @@ import (
 // forgetAnnotations annotates memory_forget.
 var forgetAnnotations = mcp.ToolAnnotations{DestructiveHint: new(true), IdempotentHint: true, OpenWorldHint: new(false)}
 
-// StatusIn is the (empty) input of memory_status.
-type StatusIn struct{}
+// StatusIn is the input of memory_status.
+type StatusIn struct {
+	CursorGet string `json:"cursor_get,omitempty" jsonschema:"a cursor key: its stored offset is returned as cursor"`
+}
 
 // StoreCounts are the record counts of memory_status.
 type StoreCounts struct {
@@ -38,15 +40,32 @@ type StatusOut struct {
 	Gate         gateReport   `json:"gate" jsonschema:"verdicts and rejected refs since start"`
 	BatchesKept  int          `json:"batches_kept"`
 	UptimeSecond int64        `json:"uptime_seconds"`
+	Cursor       *int64       `json:"cursor,omitempty" jsonschema:"the offset of the cursor_get key"`
 }
 
 func (s *Server) addStatusTool() {
 	addTool(s, toolSpec{name: "memory_status", annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(false)},
-		description: "Counts of the store, pending and failed jobs, the database path, per-tool call counts and latency, gate verdict and rejection rates since start."},
+		description: "Counts of the store, pending and failed jobs, the database path, per-tool call counts and latency, gate verdict and rejection rates since start; with cursor_get, that cursor's offset."},
 		s.status)
 }
 
-func (s *Server) status(ctx context.Context, _ *StatusIn) (*StatusOut, error) {
+func (s *Server) status(ctx context.Context, in *StatusIn) (*StatusOut, error) {
+	var cursor *int64
+	if in.CursorGet != "" {
+		key, err := cursorKey("cursor_get", in.CursorGet)
+		if err != nil {
+			return nil, err
+		}
+		cs, err := s.cursors()
+		if err != nil {
+			return nil, err
+		}
+		off, err := cs.Cursor(ctx, key)
+		if err != nil {
+			return nil, err
+		}
+		cursor = &off
+	}
 	st, err := s.mem.Stats(ctx)
 	if err != nil {
 		return nil, err
@@ -58,6 +77,7 @@ func (s *Server) status(ctx context.Context, _ *StatusIn) (*StatusOut, error) {
 			BlocksPending: st.BlocksPending, BlocksReady: st.BlocksReady, BlocksFailed: st.BlocksFailed,
 			JobsQueued: st.JobsQueued, JobsFailed: st.JobsFailed, FileBytes: st.FileBytes},
 		Tools: tools, Gate: g, BatchesKept: s.batches.len(), UptimeSecond: int64(time.Since(s.metrics.start).Seconds()),
+		Cursor: cursor,
 	}, nil
 }
 

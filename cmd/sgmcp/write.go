@@ -19,6 +19,8 @@ type CaptureMessage struct {
 	Speaker  string `json:"speaker,omitempty"`
 	At       string `json:"at,omitempty" jsonschema:"RFC 3339 time it was said (default now)"`
 	ToolName string `json:"tool_name,omitempty"`
+	// ToolCallID links a tool result to its call.
+	ToolCallID string `json:"tool_call_id,omitempty"`
 }
 
 // CaptureIn is the input of memory_capture.
@@ -28,6 +30,10 @@ type CaptureIn struct {
 	User      string           `json:"user,omitempty" jsonschema:"shortcut: the user's message"`
 	Assistant string           `json:"assistant,omitempty" jsonschema:"shortcut: the assistant's reply"`
 	ReceiptID string           `json:"receipt_id,omitempty" jsonschema:"idempotency key (default: derived from the content); the same key with the same turn stores nothing twice"`
+	// CursorKey and CursorOffset let a hook or import record how far into
+	// its source it has delivered, in the same call as the last turn.
+	CursorKey    string `json:"cursor_key,omitempty" jsonschema:"a source's cursor key: after the turn is stored the cursor is set to cursor_offset (with no messages, only the cursor is set)"`
+	CursorOffset *int64 `json:"cursor_offset,omitempty" jsonschema:"the cursor's new offset (with cursor_key)"`
 }
 
 // CaptureOut is the receipt of memory_capture.
@@ -39,6 +45,7 @@ type CaptureOut struct {
 	Messages    []string `json:"messages,omitempty" jsonschema:"refs of the stored messages"`
 	SealedBlock string   `json:"sealed_block,omitempty" jsonschema:"the block this turn completed, if any"`
 	Duplicate   bool     `json:"duplicate" jsonschema:"the receipt was already stored: nothing new written"`
+	Cursor      *int64   `json:"cursor,omitempty" jsonschema:"the offset cursor_key now holds"`
 }
 
 // EventIn is the input of memory_forget and memory_restore.
@@ -54,7 +61,7 @@ type EventOut struct {
 
 func (s *Server) addWriteTools() {
 	addTool(s, toolSpec{name: "memory_capture", annotations: writes(true),
-		description: "Store one completed turn (user message and reply) in the server's first scope; returns a receipt. Idempotent by receipt_id."},
+		description: "Store one completed turn (user message and reply) in the server's first scope; returns a receipt. Idempotent by receipt_id. Hooks and imports pass cursor_key and cursor_offset to record how far into their source they are (set after the turn is stored; with no messages, only the cursor)."},
 		s.capture)
 	addTool(s, toolSpec{name: "memory_forget", aliases: map[string]string{"id": "event_id", "ref": "event_id"},
 		annotations: &forgetAnnotations,
@@ -77,10 +84,22 @@ func (s *Server) capture(ctx context.Context, in *CaptureIn) (*CaptureOut, error
 	if in.Assistant != "" {
 		msgs = append(msgs, CaptureMessage{Role: "assistant", Content: in.Assistant})
 	}
-	if len(msgs) == 0 {
-		return nil, retryable("no messages; retry with {\"user\": \"...\", \"assistant\": \"...\"} or {\"messages\": [{\"role\": \"user\", \"content\": \"...\"}, ...]}")
+	cur, err := s.captureCursor(in)
+	if err != nil {
+		return nil, err
 	}
 	scope := s.scopes[0]
+	if len(msgs) == 0 {
+		if cur == nil {
+			return nil, retryable("no messages; retry with {\"user\": \"...\", \"assistant\": \"...\"} or {\"messages\": [{\"role\": \"user\", \"content\": \"...\"}, ...]}")
+		}
+		// A source that advanced without a complete turn moves only its
+		// cursor.
+		if err := cur.set(ctx); err != nil {
+			return nil, err
+		}
+		return &CaptureOut{Scope: scope, Cursor: &cur.off}, nil
+	}
 	t := stratagate.Turn{Thread: in.Thread, Scope: scope, ReceiptID: in.ReceiptID}
 	if t.Thread == "" {
 		t.Thread = defaultThread(scope)
@@ -94,7 +113,8 @@ func (s *Server) capture(ctx context.Context, in *CaptureIn) (*CaptureOut, error
 		if err != nil {
 			return nil, err
 		}
-		t.Messages = append(t.Messages, stratagate.Message{Role: role, Content: m.Content, Speaker: m.Speaker, ToolName: m.ToolName, At: at})
+		t.Messages = append(t.Messages, stratagate.Message{Role: role, Content: m.Content, Speaker: m.Speaker,
+			ToolName: m.ToolName, ToolCallID: m.ToolCallID, At: at})
 	}
 	if t.ReceiptID == "" {
 		// The content decides the receipt: a client retrying the same
@@ -115,7 +135,49 @@ func (s *Server) capture(ctx context.Context, in *CaptureIn) (*CaptureOut, error
 	if ref.SealedBlockID != 0 {
 		out.SealedBlock = gate.MakeRef(gate.KindBlock, ref.SealedBlockID)
 	}
+	if cur != nil {
+		// After the append: a failure here leaves the cursor behind the
+		// turns, and the retry's turns are duplicates, never lost.
+		if err := cur.set(ctx); err != nil {
+			return nil, err
+		}
+		out.Cursor = &cur.off
+	}
 	return out, nil
+}
+
+// pendingCursor is a cursor a capture sets after its turn.
+type pendingCursor struct {
+	store cursorStore
+	key   string
+	off   int64
+}
+
+func (c *pendingCursor) set(ctx context.Context) error {
+	return c.store.SetCursor(ctx, c.key, c.off)
+}
+
+// captureCursor checks a capture's cursor arguments before anything is
+// written, so that a refused cursor never follows a stored turn.
+func (s *Server) captureCursor(in *CaptureIn) (*pendingCursor, error) {
+	if in.CursorKey == "" && in.CursorOffset == nil {
+		return nil, nil
+	}
+	if in.CursorOffset == nil {
+		return nil, retryable("cursor_key without cursor_offset; retry with both, or neither")
+	}
+	if *in.CursorOffset < 0 {
+		return nil, retryable("cursor_offset %d is negative; retry with the source offset (bytes or lines read)", *in.CursorOffset)
+	}
+	key, err := cursorKey("cursor_key", in.CursorKey)
+	if err != nil {
+		return nil, err
+	}
+	st, err := s.cursors()
+	if err != nil {
+		return nil, err
+	}
+	return &pendingCursor{store: st, key: key, off: *in.CursorOffset}, nil
 }
 
 func (s *Server) forget(ctx context.Context, in *EventIn, forget bool) (*EventOut, error) {
