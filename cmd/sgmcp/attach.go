@@ -53,8 +53,8 @@ func dialOwner(ctx context.Context, db string) (*mcp.ClientSession, error) {
 // order, and has the owner set cursor cursorKey to offset with the last
 // one (with no turns, the cursor alone). A receipt already stored is
 // fine: a retried delivery stores each turn once. An empty cursorKey sets
-// no cursor. A turn's Scope is not sent: captures go to the owner's first
-// scope.
+// no cursor. A turn in a project scope is captured there (project_scope);
+// any other goes to the owner's first scope.
 func deliverTurns(ctx context.Context, cs *mcp.ClientSession, turns []stratagate.Turn, cursorKey string, offset int64) error {
 	if len(turns) == 0 {
 		if cursorKey == "" {
@@ -63,16 +63,7 @@ func deliverTurns(ctx context.Context, cs *mcp.ClientSession, turns []stratagate
 		return captureCall(ctx, cs, -1, &CaptureIn{CursorKey: cursorKey, CursorOffset: &offset})
 	}
 	for i, t := range turns {
-		in := &CaptureIn{Thread: t.Thread, ReceiptID: t.ReceiptID}
-		for _, m := range t.Messages {
-			cm := CaptureMessage{Role: m.Role, Content: m.Content, Speaker: m.Speaker, ToolName: m.ToolName, ToolCallID: m.ToolCallID}
-			if !m.At.IsZero() {
-				// Nanoseconds and the offset survive: a receipt compares
-				// the times its turn was stored with.
-				cm.At = m.At.Format(time.RFC3339Nano)
-			}
-			in.Messages = append(in.Messages, cm)
-		}
+		in := captureIn(t)
 		if i == len(turns)-1 && cursorKey != "" {
 			in.CursorKey, in.CursorOffset = cursorKey, &offset
 		}
@@ -81,6 +72,25 @@ func deliverTurns(ctx context.Context, cs *mcp.ClientSession, turns []stratagate
 		}
 	}
 	return nil
+}
+
+// captureIn is the memory_capture input of turn t, in its own project
+// scope when it names one.
+func captureIn(t stratagate.Turn) *CaptureIn {
+	in := &CaptureIn{Thread: t.Thread, ReceiptID: t.ReceiptID}
+	if projectScopeRE.MatchString(t.Scope) {
+		in.ProjectScope = t.Scope
+	}
+	for _, m := range t.Messages {
+		cm := CaptureMessage{Role: m.Role, Content: m.Content, Speaker: m.Speaker, ToolName: m.ToolName, ToolCallID: m.ToolCallID}
+		if !m.At.IsZero() {
+			// Nanoseconds and the offset survive: a receipt compares
+			// the times its turn was stored with.
+			cm.At = m.At.Format(time.RFC3339Nano)
+		}
+		in.Messages = append(in.Messages, cm)
+	}
+	return in
 }
 
 func captureCall(ctx context.Context, cs *mcp.ClientSession, i int, in *CaptureIn) error {

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/stratagate/stratagate"
+	"github.com/stratagate/stratagate/capture"
 )
 
 // fixtures is the capture package's transcript fixtures.
@@ -84,4 +85,48 @@ func TestHookCommand(t *testing.T) {
 	hookStdin = os.Stdin
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"continue":true,"suppressOutput":true}`, strings.TrimSpace(out))
+}
+
+// TestHookAndImportThroughOwner: while a server holds the store, the hook
+// and the import hand their turns to it over its socket: the session's
+// turns land in their own project's scope (not the server's), the cursor
+// is the owner's, and a replay adds nothing.
+func TestHookAndImportThroughOwner(t *testing.T) {
+	dir := shortDir(t)
+	db := filepath.Join(dir, "m.sg")
+	transcript := filepath.Join(dir, "session.jsonl")
+	data, err := os.ReadFile(filepath.Join(fixtures, "claude-code", "session.jsonl"))
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(transcript, data, 0o600))
+	project := filepath.Join(dir, "proj")
+	require.NoError(t, os.Mkdir(project, 0o755))
+
+	o := startOwner(t, db)
+	input := `{"session_id":"S1","transcript_path":"` + transcript + `","cwd":"` + project + `","hook_event_name":"Stop","stop_hook_active":false}`
+	for range 2 {
+		hookStdin = strings.NewReader(input)
+		out, _, err := runCmd(t, "hook", "claude-code", "-db", db)
+		hookStdin = os.Stdin
+		require.NoError(t, err)
+		assert.JSONEq(t, `{"continue":true,"suppressOutput":true}`, strings.TrimSpace(out))
+	}
+	out, _, err := runCmd(t, "import", "claude-code", "-db", db, transcript)
+	require.NoError(t, err)
+	assert.Regexp(t, `turns: 0 added, \d+ duplicates`, out, "the hook already captured the session")
+	o.stop(t)
+
+	log, _ := os.ReadFile(db + ".hook.log")
+	mem, err := stratagate.Open(db, &stratagate.Options{ReadOnly: true})
+	require.NoError(t, err)
+	defer mem.Close()
+	ths, err := mem.Threads(t.Context())
+	require.NoError(t, err)
+	require.NotEmpty(t, ths, "hook log: %s", log)
+	for _, th := range ths {
+		assert.NotEqual(t, scopeA, th.Scope, "a session of another project is not filed under the server's scope")
+		assert.Regexp(t, `^project:[0-9a-f]{20}$`, th.Scope)
+	}
+	cur, err := mem.Cursor(t.Context(), capture.CursorKey(capture.KindClaudeCode, transcript))
+	require.NoError(t, err)
+	assert.Positive(t, cur, "the owner moved the transcript's cursor")
 }

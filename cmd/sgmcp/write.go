@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -34,7 +35,15 @@ type CaptureIn struct {
 	// its source it has delivered, in the same call as the last turn.
 	CursorKey    string `json:"cursor_key,omitempty" jsonschema:"a source's cursor key: after the turn is stored the cursor is set to cursor_offset (with no messages, only the cursor is set)"`
 	CursorOffset *int64 `json:"cursor_offset,omitempty" jsonschema:"the cursor's new offset (with cursor_key)"`
+	// ProjectScope is the project a captured session belongs to: hooks
+	// and imports name the scope of the session's working directory, so
+	// that a server started in one repository files another's sessions
+	// under their own project. Reads stay within the server's scopes.
+	ProjectScope string `json:"project_scope,omitempty" jsonschema:"the project:<20 hex> scope the turn belongs to (default: the server's first scope)"`
 }
+
+// projectScopeRE is the form of capture.ProjectScope's scopes.
+var projectScopeRE = regexp.MustCompile(`^project:[0-9a-f]{20}$`)
 
 // CaptureOut is the receipt of memory_capture.
 type CaptureOut struct {
@@ -89,6 +98,12 @@ func (s *Server) capture(ctx context.Context, in *CaptureIn) (*CaptureOut, error
 		return nil, err
 	}
 	scope := s.scopes[0]
+	if in.ProjectScope != "" {
+		if !slices.Contains(s.scopes, in.ProjectScope) && !projectScopeRE.MatchString(in.ProjectScope) {
+			return nil, retryable("project_scope %q is neither one of this server's scopes (%s) nor project:<20 hex digits>; retry without it", in.ProjectScope, strings.Join(s.scopes, ", "))
+		}
+		scope = in.ProjectScope
+	}
 	if len(msgs) == 0 {
 		if cur == nil {
 			return nil, retryable("no messages; retry with {\"user\": \"...\", \"assistant\": \"...\"} or {\"messages\": [{\"role\": \"user\", \"content\": \"...\"}, ...]}")
