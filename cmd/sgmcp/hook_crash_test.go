@@ -53,15 +53,23 @@ func TestHookSurvivesKill(t *testing.T) {
 		cmd.Stdin = strings.NewReader(input)
 		return cmd
 	}
+	const rounds = 12
 	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 7))
-	turns, killed := 0, 0
-	for range 25 {
+	// One whole run first: how long a hook takes here sets the range of
+	// kill delays, so that kills land before, during and after appends.
+	appendSessionTurns(t, transcript, dir, 0, 1)
+	turns, killed := 1, 0
+	start := time.Now()
+	_, err = hook().Output()
+	require.NoError(t, err)
+	span := 2 * time.Since(start)
+	for range rounds {
 		n := 1 + rng.IntN(3)
 		appendSessionTurns(t, transcript, dir, turns, turns+n)
 		turns += n
 		cmd := hook()
 		require.NoError(t, cmd.Start())
-		time.Sleep(time.Duration(rng.IntN(120)) * time.Millisecond)
+		time.Sleep(time.Duration(rng.Int64N(int64(span))))
 		_ = cmd.Process.Signal(syscall.SIGKILL)
 		_ = cmd.Wait()
 		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
@@ -84,5 +92,5 @@ func TestHookSurvivesKill(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, turns, st.Receipts)
 	assert.Equal(t, 2*turns, st.Messages)
-	t.Logf("%d turns, %d of 25 hook runs killed", turns, killed)
+	t.Logf("%d turns, %d of %d hook runs killed before they finished (kill delays up to %v)", turns, killed, rounds, span)
 }
