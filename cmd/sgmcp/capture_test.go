@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -129,4 +130,18 @@ func TestHookAndImportThroughOwner(t *testing.T) {
 	cur, err := mem.Cursor(t.Context(), capture.CursorKey(capture.KindClaudeCode, transcript))
 	require.NoError(t, err)
 	assert.Positive(t, cur, "the owner moved the transcript's cursor")
+}
+
+// TestStatusShowsCaptureLog: what the hooks logged next to the store is
+// visible in memory_status.
+func TestStatusShowsCaptureLog(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "m.sg")
+	var lines []string
+	for i := range 14 {
+		lines = append(lines, fmt.Sprintf("2026-12-03T15:00:%02dZ hook: line %d", i, i))
+	}
+	require.NoError(t, os.WriteFile(db+".hook.log", []byte(strings.Join(lines, "\n")+"\n"), 0o600))
+	assert.Equal(t, lines[4:], logTail(db+".hook.log", 10))
+	assert.Nil(t, logTail(filepath.Join(dir, "none.log"), 10))
 }

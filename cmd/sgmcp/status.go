@@ -2,7 +2,10 @@ package main
 
 import (
 	"context"
+	"io"
+	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -41,6 +44,9 @@ type StatusOut struct {
 	BatchesKept  int          `json:"batches_kept"`
 	UptimeSecond int64        `json:"uptime_seconds"`
 	Cursor       *int64       `json:"cursor,omitempty" jsonschema:"the offset of the cursor_get key"`
+	// CaptureLog is the end of the capture hooks' log next to the store:
+	// whether automatic capture works is visible to the agent.
+	CaptureLog []string `json:"capture_log,omitempty" jsonschema:"the last lines of the capture hooks' log (failures and rejected transcript lines), newest last"`
 }
 
 func (s *Server) addStatusTool() {
@@ -77,8 +83,42 @@ func (s *Server) status(ctx context.Context, in *StatusIn) (*StatusOut, error) {
 			BlocksPending: st.BlocksPending, BlocksReady: st.BlocksReady, BlocksFailed: st.BlocksFailed,
 			JobsQueued: st.JobsQueued, JobsFailed: st.JobsFailed, FileBytes: st.FileBytes},
 		Tools: tools, Gate: g, BatchesKept: s.batches.len(), UptimeSecond: int64(time.Since(s.metrics.start).Seconds()),
-		Cursor: cursor,
+		Cursor: cursor, CaptureLog: logTail(s.mem.Path()+".hook.log", captureLogLines),
 	}, nil
+}
+
+// captureLogLines is how many lines of the capture log memory_status shows.
+const captureLogLines = 10
+
+// logTail returns the last n lines of the file at path (nil when it does
+// not exist), reading at most its last 16 KiB.
+func logTail(path string, n int) []string {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	const window = 16 << 10
+	if fi, err := f.Stat(); err == nil && fi.Size() > window {
+		if _, err := f.Seek(-window, io.SeekEnd); err != nil {
+			return nil
+		}
+	}
+	b, err := io.ReadAll(io.LimitReader(f, window))
+	if err != nil {
+		return nil
+	}
+	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	if len(b) == window && len(lines) > 1 {
+		lines = lines[1:] // the first line may be cut
+	}
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	if len(lines) == 1 && lines[0] == "" {
+		return nil
+	}
+	return lines
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
