@@ -15,8 +15,8 @@ type cursorStore interface {
 	SetCursor(ctx context.Context, key string, off int64) error
 }
 
-// cursors returns the store's cursor API, or an error result when this
-// build's store has none.
+// cursors returns the store's cursor API, or an error result when a
+// stand-in server has none.
 func (s *Server) cursors() (cursorStore, error) {
 	if s.curs == nil {
 		return nil, retryable("cursors unsupported by this store version; retry without cursor_key/cursor_get, or upgrade sgmcp")

@@ -23,8 +23,8 @@ type Server struct {
 	tools   []string
 	batches *batchStore
 	metrics *metrics
-	// curs is the store's cursor API, nil when the store has none (tests
-	// may set a stand-in before serving).
+	// curs is the store's cursor API: the Memory itself, or a test's
+	// stand-in set before serving.
 	curs cursorStore
 }
 
@@ -45,7 +45,7 @@ func NewServer(mem *stratagate.Memory, cfg Config) *Server {
 	}
 	// An assertion rather than a direct call: the cursor API arrives in
 	// the store on another branch, and this file must build either way.
-	s.curs, _ = any(mem).(cursorStore)
+	s.curs = mem
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "stratagate", Version: version}, &mcp.ServerOptions{
 		Instructions: instructions,
 	})
