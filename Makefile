@@ -36,7 +36,7 @@ bench:
 
 # crash: the long crash run: 1,000 SIGKILLs of a writing child process, landing
 # in appends, seals and derive, extract and project jobs (its last log line
-# counts each).
+# counts each), 100 kills to a file.
 crash:
 	STRATAGATE_CRASH_KILLS=1000 $(GO) test -run='^TestCrash' -count=1 -timeout 120m -v .
 

@@ -106,11 +106,24 @@ func TestCrash(t *testing.T) {
 	seed := rand.Uint64()
 	t.Logf("seed %d, %d kills", seed, kills)
 	rng := rand.New(rand.NewPCG(seed, seed))
-	path := filepath.Join(t.TempDir(), "crash.sg")
+	dir := t.TempDir()
+	path := filepath.Join(dir, "crash-0.sg")
 	acked := map[string]uint64{}
 	midAppend, atOpen, sealing := 0, 0, 0
 	interrupted := map[wal.Kind]int{} // jobs the kill left running, by kind
+	var s stratagate.Stats            // of the segment last closed
+	var blocks, cards, nodes int      // summed over the segments
 	for round := range kills {
+		// Every crashSegment kills the workload moves to a fresh file: the
+		// check after each kill reads the whole file, and on one file
+		// growing for 1,000 kills it made the run quadratic (two hours
+		// were not enough on a loaded 2-core machine).
+		if round > 0 && round%crashSegment == 0 {
+			s = crashSegmentStats(t, path)
+			blocks, cards, nodes = blocks+s.Blocks, cards+s.Buckets["events"], nodes+s.Buckets["graph.nodes"]
+			path = filepath.Join(dir, fmt.Sprintf("crash-%d.sg", round/crashSegment))
+			acked = map[string]uint64{}
+		}
 		cmd := exec.Command(os.Args[0], "-test.run=^TestCrashChild$", "-test.count=1")
 		cmd.Env = append(os.Environ(), crashEnvPath+"="+path)
 		out, err := cmd.StdoutPipe()
@@ -183,15 +196,12 @@ func TestCrash(t *testing.T) {
 		}
 		verifyCrashStore(t, path, acked, round)
 	}
-	mem, err := stratagate.Open(path, &stratagate.Options{BlockTurns: crashTurns})
-	require.NoError(t, err)
-	s, err := mem.Stats(ctx)
-	require.NoError(t, err)
-	require.NoError(t, mem.Close())
-	require.NotZero(t, s.Buckets["events"], "the workload extracts event cards")
-	require.NotZero(t, s.Buckets["graph.nodes"], "the workload projects a graph")
-	t.Logf("%d kills (%d after appends had started); acknowledged turns: %v; %d blocks, %d event cards, %d graph nodes",
-		kills, midAppend, acked, s.Blocks, s.Buckets["events"], s.Buckets["graph.nodes"])
+	s = crashSegmentStats(t, path)
+	blocks, cards, nodes = blocks+s.Blocks, cards+s.Buckets["events"], nodes+s.Buckets["graph.nodes"]
+	require.NotZero(t, cards, "the workload extracts event cards")
+	require.NotZero(t, nodes, "the workload projects a graph")
+	t.Logf("%d kills (%d after appends had started) on %d files of up to %d kills; acknowledged turns in the last: %v; %d blocks, %d event cards, %d graph nodes",
+		kills, midAppend, (kills+crashSegment-1)/crashSegment, crashSegment, acked, blocks, cards, nodes)
 	t.Logf("crash coverage: %d kills before the first acknowledged append (open, recovery, first append), %d during appends "+
 		"(%d with a sealing append in flight); jobs killed while running: derive %d, extract %d, project %d",
 		atOpen, midAppend, sealing, interrupted[wal.KindDerive], interrupted[wal.KindExtract], interrupted[wal.KindProject])
@@ -202,6 +212,23 @@ func TestCrash(t *testing.T) {
 		}
 		require.NotZero(t, sealing, "no kill landed with a sealing append in flight")
 	}
+}
+
+// crashSegment is how many kills land on one file before the workload
+// moves to a fresh one.
+const crashSegment = 100
+
+// crashSegmentStats reopens a segment's file (its jobs run to the end)
+// and returns its counts.
+func crashSegmentStats(t *testing.T, path string) stratagate.Stats {
+	t.Helper()
+	mem, err := stratagate.Open(path, &stratagate.Options{BlockTurns: crashTurns})
+	require.NoError(t, err)
+	waitIdle(t, mem)
+	s, err := mem.Stats(ctx)
+	require.NoError(t, err)
+	require.NoError(t, mem.Close())
+	return s
 }
 
 // runningJobKinds lists the kinds of the jobs a killed writer left
