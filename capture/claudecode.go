@@ -72,17 +72,8 @@ type ccParser struct {
 }
 
 func (p *ccParser) line(l line) {
-	txt := bytes.TrimSpace(l.text)
-	if len(txt) == 0 {
-		return
-	}
-	if txt[0] != '{' {
-		p.reject(l, "not a JSON object")
-		return
-	}
 	var cl ccLine
-	if err := json.Unmarshal(txt, &cl); err != nil {
-		p.reject(l, "invalid JSON: "+err.Error())
+	if !p.decode(l, &cl) {
 		return
 	}
 	p.sawCwd(cl.Cwd)

@@ -79,17 +79,8 @@ type cxParser struct {
 func (p *cxParser) thread() string { return threadOr(p.session, p.opts.Session, "codex-session") }
 
 func (p *cxParser) line(l line) {
-	txt := bytes.TrimSpace(l.text)
-	if len(txt) == 0 {
-		return
-	}
-	if txt[0] != '{' {
-		p.reject(l, "not a JSON object")
-		return
-	}
 	var cl cxLine
-	if err := json.Unmarshal(txt, &cl); err != nil {
-		p.reject(l, "invalid JSON: "+err.Error())
+	if !p.decode(l, &cl) {
 		return
 	}
 	switch cl.Type {

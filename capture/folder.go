@@ -1,5 +1,10 @@
 package capture
 
+import (
+	"bytes"
+	"encoding/json"
+)
+
 // folder is the state both parsers share: the turn being folded, the
 // turns completed, and what was rejected or skipped.
 type folder struct {
@@ -24,6 +29,24 @@ func (f *folder) reject(l line, reason string) {
 		reason = cleanContent(reason, maxReason+64)[:maxReason] + "…"
 	}
 	f.rejected = append(f.rejected, Reject{Origin: l.Origin, Reason: cleanContent(reason, 1<<10)})
+}
+
+// decode parses line l into v; a blank line is nothing, and a line that is
+// not one JSON object is rejected with the reason (false either way).
+func (f *folder) decode(l line, v any) bool {
+	txt := bytes.TrimSpace(l.text)
+	if len(txt) == 0 {
+		return false
+	}
+	if txt[0] != '{' {
+		f.reject(l, "not a JSON object")
+		return false
+	}
+	if err := json.Unmarshal(txt, v); err != nil {
+		f.reject(l, "invalid JSON: "+err.Error())
+		return false
+	}
+	return true
 }
 
 func (f *folder) skipLine(l line) { f.skipped = append(f.skipped, l.Offset) }
