@@ -1,7 +1,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: all build test fmt vet race demo bench crash fuzz clean
+.PHONY: all build test fmt vet race demo demo-import bench crash fuzz clean
 
 all: build test
 
@@ -30,6 +30,11 @@ test: fmt vet
 
 demo:
 	$(GO) run ./examples/demo
+
+# demo-import: import memory another AI exported (testdata/import/export.md)
+# into the demo store, answer from it, undo it.
+demo-import:
+	$(GO) run ./examples/import
 
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem -count=1 $(PKGS)

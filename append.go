@@ -101,6 +101,9 @@ func (m *Memory) checkTurn(t *Turn) ([]Message, []bool, error) {
 	if err := checkName("thread", t.Thread, true); err != nil {
 		return nil, nil, err
 	}
+	if strings.HasPrefix(t.Thread, ImportThreadPrefix) {
+		return nil, nil, invalid(ErrInvalidInput, "thread %q: names starting with %q are reserved for imports", t.Thread, ImportThreadPrefix)
+	}
 	if t.Scope == "" {
 		t.Scope = layers.ScopeGlobal
 	}

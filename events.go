@@ -215,6 +215,9 @@ func (m *Memory) setForgotten(ctx context.Context, id uint64, forget bool) error
 		if err != nil || !changed {
 			return err
 		}
+		if err := bumpRevision(tx); err != nil {
+			return err
+		}
 		if forget {
 			err = m.events.Delete(tx, id)
 		} else {

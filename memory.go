@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sync"
 
+	bolt "go.etcd.io/bbolt"
+
 	"github.com/stratagate/stratagate/events"
 	"github.com/stratagate/stratagate/graph"
 	"github.com/stratagate/stratagate/index"
@@ -64,7 +66,10 @@ func Open(path string, opts *Options) (*Memory, error) {
 	})
 	m.runner.Handle(wal.KindDerive, layers.DeriveHandler(db, o.Model, o.Clock))
 	m.runner.Handle(wal.KindExtract, events.ExtractHandler(db, o.Model, m.events, o.Logger, o.Clock))
-	m.runner.Handle(wal.KindProject, graph.ProjectHandler(db, o.Model, m.graph, o.Logger, o.Clock))
+	// Projections of import blocks keep a journal, so that ImportUndo can
+	// take them back.
+	m.runner.Handle(wal.KindProject, graph.JournaledProjectHandler(db, o.Model, m.graph, o.Logger, o.Clock,
+		func(tx *bolt.Tx, block uint64) bool { _, ok := importOfBlock(tx, block); return ok }))
 	if err := m.runner.Start(); err != nil {
 		_ = db.Close()
 		return nil, classify(err)

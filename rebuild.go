@@ -62,7 +62,9 @@ func (m *Memory) ensureIndexes() error {
 		if err != nil && !old {
 			return err
 		}
-		if old || uint64(n) != tx.Bucket(kv.BucketGraphNodes).Sequence() {
+		// Nodes are counted, not taken from the sequence: an import undo
+		// deletes the nodes its projection created.
+		if old || n != tx.Bucket(kv.BucketGraphNodes).Stats().KeyN {
 			m.opts.Logger.Warn("graph index out of date; rebuilding", "indexed", n)
 			return rebuildGraph(tx, m.graph)
 		}
@@ -86,7 +88,7 @@ func rebuildRawFrom(src, dst *bolt.Tx, ix *index.Index) error {
 	}
 	tx := src
 	scopes := map[string]string{}
-	return tx.Bucket(kv.BucketMessages).ForEach(func(k, v []byte) error {
+	if err := tx.Bucket(kv.BucketMessages).ForEach(func(k, v []byte) error {
 		msg, err := layers.DecodeMessage(v)
 		if err != nil {
 			return err
@@ -108,7 +110,20 @@ func rebuildRawFrom(src, dst *bolt.Tx, ix *index.Index) error {
 		}
 		_, err = ix.Add(dst, rawDoc(&msg, scope, messageTerms(&msg)))
 		return unindexable("message", msg.ID, err)
-	})
+	}); err != nil {
+		return err
+	}
+	// The source message of an undone import stays stored but unsearchable.
+	undone, err := undoneImportMessages(src)
+	if err != nil {
+		return err
+	}
+	for _, id := range undone {
+		if err := ix.Delete(dst, id); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // unindexable is the error of indexing a stored record during a rebuild:
@@ -187,7 +202,8 @@ func (m *Memory) CheckIndexes(ctx context.Context) error {
 }
 
 // rebuildEventsFrom rebuilds the events index in dst from the cards of src
-// in id order (the order they were stored in), tombstoning forgotten ones.
+// in id order (the order they were stored in), tombstoning hidden ones
+// (forgotten, or undone with their import).
 func rebuildEventsFrom(src, dst *bolt.Tx, ix *index.Index) error {
 	if err := ix.Drop(dst); err != nil {
 		return err
@@ -197,7 +213,7 @@ func rebuildEventsFrom(src, dst *bolt.Tx, ix *index.Index) error {
 	}
 	var forgotten []uint64
 	if err := events.ForEach(src, func(c events.Card) error {
-		if c.Lifecycle == events.LifecycleForgotten {
+		if events.Hidden(c.Lifecycle) {
 			forgotten = append(forgotten, c.ID)
 		}
 		_, err := ix.Add(dst, events.Doc(&c))

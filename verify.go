@@ -217,6 +217,7 @@ var verifyPasses = []func(*verifier) error{
 	(*verifier).usePass,
 	(*verifier).eventsIndexIDsPass,
 	(*verifier).graphPass,
+	(*verifier).importsPass,
 }
 
 // verifyBuckets are the buckets the record passes read.

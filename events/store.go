@@ -245,6 +245,9 @@ func setForgotten(tx *bolt.Tx, id uint64, forget bool) (Card, bool, error) {
 		return Card{}, false, err
 	}
 	cur := Lifecycle(r.Lifecycle)
+	if cur == LifecycleUndone {
+		return Card{}, false, fmt.Errorf("event %d: %w", id, ErrUndone)
+	}
 	switch {
 	case forget && cur == LifecycleForgotten, !forget && cur != LifecycleForgotten:
 		return r.card(), false, nil // already so

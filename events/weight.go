@@ -87,7 +87,7 @@ func Adopt(tx *bolt.Tx, id uint64, at time.Time) error {
 // WeightFor computes a card's weight from its adoption record (ok false =
 // never adopted) and its thread's current turn count.
 func WeightFor(c *Card, u Use, ok bool, turnsNow uint64) float64 {
-	if c.Lifecycle == LifecycleForgotten {
+	if Hidden(c.Lifecycle) {
 		return 0
 	}
 	floor := Floor(c.Criticality)

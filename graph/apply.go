@@ -35,6 +35,9 @@ type Batch struct {
 	Scope  string
 	Events map[uint64]*BatchEvent
 	Now    time.Time
+	// Journal, when set, records the before-image of every key Apply
+	// writes, so that Revert can take the projection back (imports).
+	Journal *Journal
 }
 
 // Applied summarises a projection.
@@ -79,6 +82,9 @@ func Apply(tx *bolt.Tx, b *Batch, ops []model.GraphOp, log *slog.Logger) (Applie
 		} else {
 			res.Rejected++
 		}
+	}
+	if b.Journal != nil {
+		b.Journal.seal(tx)
 	}
 	for id := range a.touched {
 		res.Touched = append(res.Touched, id)
@@ -226,11 +232,11 @@ func (a *applier) node(k Kind, name string, evs []uint64) (uint64, error) {
 		return 0, err
 	}
 	r := nodeRecord{ID: id, Scope: a.b.Scope, Kind: string(k), Name: name, Sources: addSource(nil, evs...), Created: kv.ToStamp(a.b.Now)}
-	if err := put(a.tx, kv.BucketGraphNodes, id, &r, nodeVersion); err != nil {
+	if err := a.put(kv.BucketGraphNodes, id, &r, nodeVersion); err != nil {
 		return 0, err
 	}
 	a.touched[id] = true
-	return id, a.tx.Bucket(kv.BucketGraphNames).Put(nameKey(a.b.Scope, k, name), kv.Key(id))
+	return id, a.putKey(kv.BucketGraphNames, nameKey(a.b.Scope, k, name), kv.Key(id))
 }
 
 func (a *applier) updateNode(id uint64, fn func(*nodeRecord)) error {
@@ -240,7 +246,7 @@ func (a *applier) updateNode(id uint64, fn func(*nodeRecord)) error {
 	}
 	fn(&r)
 	a.touched[id] = true
-	return put(a.tx, kv.BucketGraphNodes, id, &r, nodeVersion)
+	return a.put(kv.BucketGraphNodes, id, &r, nodeVersion)
 }
 
 func (a *applier) alias(node uint64, k Kind, alias string, evs []uint64) (bool, error) {
@@ -252,7 +258,7 @@ func (a *applier) alias(node uint64, k Kind, alias string, evs []uint64) (bool, 
 		}
 		return true, nil
 	}
-	if err := a.tx.Bucket(kv.BucketGraphNames).Put(nameKey(a.b.Scope, k, alias), kv.Key(node)); err != nil {
+	if err := a.putKey(kv.BucketGraphNames, nameKey(a.b.Scope, k, alias), kv.Key(node)); err != nil {
 		return false, err
 	}
 	return true, a.updateNode(node, func(r *nodeRecord) {
@@ -264,21 +270,20 @@ func (a *applier) alias(node uint64, k Kind, alias string, evs []uint64) (bool, 
 }
 
 func (a *applier) putFact(r *factRecord) error {
-	return put(a.tx, kv.BucketGraphFacts, r.ID, r, factVersion)
+	return a.put(kv.BucketGraphFacts, r.ID, r, factVersion)
 }
 func (a *applier) putEdge(r *edgeRecord) error {
-	return put(a.tx, kv.BucketGraphEdges, r.ID, r, edgeVersion)
+	return a.put(kv.BucketGraphEdges, r.ID, r, edgeVersion)
 }
 
 func (a *applier) link(node uint64, kind byte, id uint64, evs []uint64) error {
-	lb := a.tx.Bucket(kv.BucketGraphLinks)
-	if err := lb.Put(linkKey(node, kind, id), nil); err != nil {
+	if err := a.putKey(kv.BucketGraphLinks, linkKey(node, kind, id), nil); err != nil {
 		return err
 	}
 	// Event → node links let Forget and Restore refresh the nodes whose
 	// current state depends on an event.
 	for _, e := range evs {
-		if err := lb.Put(linkKey(e, linkEvent, node), nil); err != nil {
+		if err := a.putKey(kv.BucketGraphLinks, linkKey(e, linkEvent, node), nil); err != nil {
 			return err
 		}
 	}

@@ -26,6 +26,11 @@ type projected struct {
 	Accepted int      `msgpack:"a"`
 	Rejected int      `msgpack:"r"`
 	Events   []uint64 `msgpack:"e"`
+	// Journal is kept for import blocks only (Revert); Reverted marks a
+	// projection taken back (or pre-empted: a block undone before its
+	// project job ran).
+	Journal  []JournalEntry `msgpack:"j,omitempty"`
+	Reverted bool           `msgpack:"rv,omitempty"`
 }
 
 // Projected reports whether block's events have been projected.
@@ -40,6 +45,14 @@ func Projected(tx *bolt.Tx, block uint64) bool {
 // transaction that marks the job done. It never re-extracts events; a
 // failed projection retries alone.
 func ProjectHandler(db *kv.DB, m model.Model, ix *index.Index, log *slog.Logger, now func() time.Time) wal.Handler {
+	return JournaledProjectHandler(db, m, ix, log, now, nil)
+}
+
+// JournaledProjectHandler is ProjectHandler that keeps a Journal of the
+// projection of every block for which journal reports true (in the
+// applying transaction), so that Revert can take it back.
+func JournaledProjectHandler(db *kv.DB, m model.Model, ix *index.Index, log *slog.Logger, now func() time.Time,
+	journal func(tx *bolt.Tx, block uint64) bool) wal.Handler {
 	return wal.Handler{Run: func(ctx context.Context, j wal.Job) (wal.Apply, error) {
 		var in model.ProjectInput
 		var b Batch
@@ -86,6 +99,9 @@ func ProjectHandler(db *kv.DB, m model.Model, ix *index.Index, log *slog.Logger,
 				return nil
 			}
 			b.Now = now()
+			if journal != nil && journal(tx, j.Target) {
+				b.Journal = &Journal{}
+			}
 			res, err := Apply(tx, &b, out.Ops, log)
 			if err != nil {
 				return err
@@ -93,7 +109,11 @@ func ProjectHandler(db *kv.DB, m model.Model, ix *index.Index, log *slog.Logger,
 			if err := Reindex(tx, ix, res.Touched); err != nil {
 				return err
 			}
-			v, err := kv.Encode(projectedVersion, &projected{Accepted: res.Accepted, Rejected: res.Rejected, Events: ids})
+			p := projected{Accepted: res.Accepted, Rejected: res.Rejected, Events: ids}
+			if b.Journal != nil {
+				p.Journal = b.Journal.Entries
+			}
+			v, err := kv.Encode(projectedVersion, &p)
 			if err != nil {
 				return err
 			}

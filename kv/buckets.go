@@ -25,7 +25,8 @@ var (
 	BucketJobQueue     = []byte("jobs.queue")      // job id → empty, for pending and running jobs only
 	BucketUse          = []byte("use")
 	BucketRetrievals   = []byte("retrievals")
-	BucketImports      = []byte("imports")
+	BucketImports      = []byte("imports")       // batch id → import record (preview, decisions, what commit applied)
+	BucketImportBlocks = []byte("import.blocks") // import source block id → batch id
 )
 
 // AllBuckets lists every bucket Open creates, in a stable order.
@@ -33,5 +34,5 @@ var AllBuckets = [][]byte{
 	BucketMeta, BucketThreads, BucketMessages, BucketMessageBlock, BucketReceipts,
 	BucketBlocks, BucketThreadBlocks, BucketThreadMsgs, BucketEvents, BucketBlockEvents, BucketUseReceipts, BucketGraphNodes,
 	BucketGraphEdges, BucketGraphFacts, BucketGraphNames, BucketGraphLinks, BucketGraphBatches, BucketJobs, BucketJobQueue, BucketUse,
-	BucketRetrievals, BucketImports, BucketAssessments,
+	BucketRetrievals, BucketImports, BucketAssessments, BucketImportBlocks,
 }

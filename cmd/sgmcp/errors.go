@@ -31,6 +31,10 @@ func describe(err error) string {
 		return msg + "; retry with a new receipt_id, or the same content"
 	case errors.Is(err, stratagate.ErrScope):
 		return msg + "; the thread belongs to another scope: retry with another thread name"
+	case errors.Is(err, stratagate.ErrImportStale):
+		return msg + "; call memory_import_preview with the same text again, show the user the new decisions, then commit the new preview"
+	case errors.Is(err, stratagate.ErrImportState):
+		return msg + "; memory_import_preview with preview_id shows its state"
 	case errors.Is(err, stratagate.ErrInvalidInput):
 		return msg + "; fix the argument and retry"
 	case errors.Is(err, stratagate.ErrReadOnly):

@@ -54,6 +54,7 @@ func NewServer(mem *stratagate.Memory, cfg Config) *Server {
 	s.addThreadTools()
 	s.addGateTools()
 	s.addWriteTools()
+	s.addImportTools()
 	s.addStatusTool()
 	return s
 }

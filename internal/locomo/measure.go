@@ -103,7 +103,7 @@ func MeasureEventTime(ctx context.Context, mem *stratagate.Memory, conv *Convers
 	byDia := map[string][]*events.Card{}
 	for i := range cards {
 		c := &cards[i]
-		if c.Lifecycle == events.LifecycleForgotten || !slices.Contains(scopes, c.Scope) {
+		if events.Hidden(c.Lifecycle) || !slices.Contains(scopes, c.Scope) {
 			continue
 		}
 		for _, id := range c.SourceMessageIDs {
