@@ -28,7 +28,9 @@ func locate(text string) (span, error) {
 		}
 		s := span{f.start + strings.Index(body, trimmed), 0}
 		s.end = s.start + len(trimmed)
-		err := strictObject(text, s)
+		// Only the first failure is reported, so only it is described
+		// (naming a line costs a pass over the text).
+		err := strictObject(text, s, fenceErr == nil)
 		if err == nil {
 			return s, nil
 		}
@@ -45,19 +47,28 @@ func locate(text string) (span, error) {
 }
 
 // strictObject checks that text[s.start:s.end] is exactly one JSON object
-// and nothing else but white space.
-func strictObject(text string, s span) error {
+// and nothing else but white space; describe asks for an error that
+// says where it fails (else any ErrSyntax will do).
+func strictObject(text string, s span, describe bool) error {
 	body := text[s.start:s.end]
 	dec := json.NewDecoder(strings.NewReader(body))
 	var raw json.RawMessage
-	if err := dec.Decode(&raw); err != nil {
-		return syntaxError(text, s.start, err)
+	err := dec.Decode(&raw)
+	rest := ""
+	if err == nil {
+		rest = strings.TrimSpace(body[dec.InputOffset():])
 	}
-	if rest := strings.TrimSpace(body[dec.InputOffset():]); rest != "" {
+	switch {
+	case err == nil && rest == "":
+		return nil
+	case !describe:
+		return ErrSyntax
+	case err != nil:
+		return syntaxError(text, s.start, err)
+	default:
 		at := s.start + int(dec.InputOffset()) + strings.Index(body[dec.InputOffset():], rest)
 		return invalid(ErrSyntax, "unexpected text after the document at %s", position(text, at))
 	}
-	return nil
 }
 
 // syntaxError turns a decoder error for the object starting at base into
