@@ -82,6 +82,8 @@ fuzz:
 	@# agent transcripts (Claude Code, Codex rollouts): any bytes fold into turns the store accepts
 	$(FUZZ)='^FuzzParseClaudeCode$$' ./capture/
 	$(FUZZ)='^FuzzParseCodex$$' ./capture/
+	@# imported memory documents (any text: a bounded document whose verbatim texts are in it, or ErrInvalidDocument)
+	$(FUZZ)='^FuzzParse$$' ./extmem/
 	@# the store's socket path (any db path: one short path, or an error)
 	cd cmd/sgmcp && $(FUZZ)='^FuzzSocketPath$$' .
 	@# model replies to the gate (any text: a valid assessment or answer, or ErrModelOutput)

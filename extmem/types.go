@@ -59,6 +59,9 @@ type Document struct {
 	ExportedAt time.Time // metadata only: never used as an event date
 	Source     string    // the exporting assistant, as it named itself
 	Memories   []Candidate
+	// Warnings lists what the parser ignored at the document level (a
+	// malformed exported_at, a clipped source).
+	Warnings []string
 }
 
 // Candidate is one imported memory, validated and bounded.
