@@ -290,7 +290,7 @@ func decide(ctx context.Context, dec extmem.Decider, c *extmem.Candidate, existi
 		return extmem.Decision{}, fmt.Errorf("%w (heuristic fallback: %w)", err, herr)
 	}
 	d.Confidence = math.Min(d.Confidence, math.Nextafter(extmem.AutoConfidence, 0))
-	d.Reason = clipRunes(fmt.Sprintf("%s rejected (%v); heuristic: %s", dec.Name(), err, d.Reason), extmem.MaxReasonRunes)
+	d.Reason = clipTo(fmt.Sprintf("%s rejected (%v); heuristic: %s", dec.Name(), err, d.Reason), extmem.MaxReasonRunes)
 	return d, nil
 }
 
@@ -335,7 +335,8 @@ func checkChoice(a extmem.Action, targets []uint64, offered map[uint64]bool, con
 	return nil
 }
 
-func clipRunes(s string, n int) string {
+// clipTo clips s to at most n runes, marking the cut.
+func clipTo(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}

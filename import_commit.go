@@ -215,11 +215,11 @@ func importCard(tx *bolt.Tx, c *extmem.Candidate, d *decisionRecord, msg *Messag
 		Lifecycle: events.LifecycleActive, CreatedAt: now,
 		Temporal: events.Temporal{
 			MentionedAt: c.Temporal.MentionedAt, HappenedStart: c.Temporal.HappenedStart, HappenedEnd: c.Temporal.HappenedEnd,
-			OriginalText: clipRunes(c.Temporal.OriginalText, events.MaxTitleRunes), Precision: orUnknown(c.Temporal.Precision),
+			OriginalText: clipTo(c.Temporal.OriginalText, events.MaxTitleRunes), Precision: orUnknown(c.Temporal.Precision),
 			Basis: orUnknown(c.Temporal.Basis),
 		},
 	}
-	card.Title = clipRunes(card.Title, events.MaxTitleRunes)
+	card.Title = clipTo(card.Title, events.MaxTitleRunes)
 	switch extmem.Action(d.Applied) {
 	case extmem.ActionMerge, extmem.ActionSupersede:
 		card.SupersedesEventIDs = slices.Clone(d.AppliedTargets)
@@ -231,7 +231,7 @@ func importCard(tx *bolt.Tx, c *extmem.Candidate, d *decisionRecord, msg *Messag
 	case extmem.ActionConflict:
 		card.ConflictsWithEventIDs = slices.Clone(d.AppliedTargets)
 	}
-	card.Summary = clipRunes(card.Summary, events.MaxSummaryRunes)
+	card.Summary = clipTo(card.Summary, events.MaxSummaryRunes)
 	return card, nil
 }
 
@@ -354,7 +354,7 @@ func importNames(in []string) []string {
 func importTags(c *extmem.Candidate) []string {
 	tags := []string{"import", string(c.Kind)}
 	if cat := strings.ToLower(strings.TrimSpace(c.Category)); cat != "" && !slices.Contains(tags, cat) {
-		tags = append(tags, clipRunes(cat, 32))
+		tags = append(tags, clipTo(cat, 32))
 	}
 	return tags
 }
