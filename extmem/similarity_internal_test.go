@@ -23,7 +23,7 @@ func TestMarkers(t *testing.T) {
 		{"They stopped the subscription.", true, true, false},
 		{"I do not eat mushrooms.", false, false, true},
 		{"I never fly.", false, false, true},
-		{"She doesn’t like loud bars.", false, false, true}, // typographic apostrophe
+		{"She doesn’t like loud bars.", false, false, true},     // typographic apostrophe
 		{"Nowhere is the knowledge lost.", false, false, false}, // whole words only
 	}
 	for _, tt := range tests {
