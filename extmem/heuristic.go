@@ -121,7 +121,7 @@ func (h heuristic) Decide(ctx context.Context, c *Candidate, existing []Existing
 	strong := func(keep func(match) bool) []uint64 {
 		var ids []uint64
 		for _, m := range ms {
-			if m.score >= strongMatch && m.shared >= minShared && keep(m) {
+			if m.score >= strongMatch && m.shared >= minShared && keep(m) && !slices.Contains(ids, m.id) {
 				ids = append(ids, m.id)
 			}
 		}

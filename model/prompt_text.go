@@ -4,8 +4,8 @@ package model
 // sends to a remote model. Each system text says what to do, exactly what
 // code rejects, and ends with an example reply that strictly decodes into
 // the task's output type (a test checks this). Each schema mirrors the
-// limits the consuming package enforces (tests in layers, events, graph
-// and gate compare them with their constants). Changing any text changes
+// limits the consuming package enforces (tests compare them with the
+// constants of layers, events, graph, gate and extmem). Changing any text changes
 // the prompt id and the golden files in testdata/prompts.
 
 // Bounds shared with the validating packages. They are repeated here,
