@@ -88,6 +88,10 @@ fuzz:
 	cd cmd/sgmcp && $(FUZZ)='^FuzzSocketPath$$' .
 	@# model replies to the gate (any text: a valid assessment or answer, or ErrModelOutput)
 	$(FUZZ)='^FuzzModelReplies$$' ./gate/
+	@# model replies to the import decider (any text: a decision with offered targets, or ErrModelOutput)
+	$(FUZZ)='^FuzzModelDecide$$' ./extmem/
+	@# the offline import decider (any texts, people, kinds and dates: a valid, repeatable decision)
+	$(FUZZ)='^FuzzHeuristicDecide$$' ./extmem/
 	@# the heuristic model's text paths (no test timeout: FUZZTIME may exceed 10 minutes)
 	$(FUZZ)='^FuzzDeriveMessages$$' -timeout=0 ./model/heuristic/
 	$(FUZZ)='^FuzzDeriveBlock$$' -timeout=0 ./model/heuristic/

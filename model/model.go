@@ -34,7 +34,7 @@ type Request struct {
 	Task   Task
 	System string // instructions for remote models; ignored by heuristic ones
 	Prompt string // the user prompt for remote models, embedding Input as JSON
-	Input  any    // *DeriveInput, *ExtractInput, *ProjectInput, *AssessInput or *AnswerInput, by Task
+	Input  any    // *DeriveInput, *ExtractInput, *ProjectInput, *AssessInput, *AnswerInput or *ImportDecideInput, by Task
 	// Schema is the JSON Schema of the expected output object; remote
 	// clients send it as a structured-output constraint where the server
 	// supports one. Nil means "any JSON object".

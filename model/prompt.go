@@ -51,7 +51,7 @@ func PromptFor(task Task) *Prompt { return prompts[task] }
 
 // Tasks returns every task with a prompt, in a fixed order.
 func Tasks() []Task {
-	return []Task{TaskDeriveBlock, TaskExtractEvents, TaskProjectGraph, TaskAssessEvidence, TaskAnswer}
+	return []Task{TaskDeriveBlock, TaskExtractEvents, TaskProjectGraph, TaskAssessEvidence, TaskAnswer, TaskImportDecide}
 }
 
 // NewRequest renders the request of task for input: the task's system

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/stratagate/stratagate/events"
+	"github.com/stratagate/stratagate/extmem"
 	"github.com/stratagate/stratagate/gate"
 	"github.com/stratagate/stratagate/graph"
 	"github.com/stratagate/stratagate/layers"
@@ -86,6 +87,8 @@ func TestSchemaBoundsMatchValidation(t *testing.T) {
 		{"assess missing", bound(t, "maxLength", model.TaskAssessEvidence, "missing"), gate.MaxTextLen},
 		{"assess query", bound(t, "maxLength", model.TaskAssessEvidence, "next_query"), gate.MaxQueryLen},
 		{"answer refs", bound(t, "maxItems", model.TaskAnswer, "refs"), gate.MaxRefs},
+		{"import targets", bound(t, "maxItems", model.TaskImportDecide, "target_ids"), extmem.MaxTopK},
+		{"import reason", bound(t, "maxLength", model.TaskImportDecide, "reason"), extmem.MaxReasonRunes},
 	}...)
 	for _, tt := range tests {
 		assert.Equal(t, tt.want, tt.got, tt.name)
@@ -131,6 +134,10 @@ func TestSchemaEnumsMatchValidation(t *testing.T) {
 		assert.True(t, gate.Strategy(s).Valid(), s)
 	}
 	assert.Len(t, model.Enums("next_strategy"), 7)
+	actions := []string{string(extmem.ActionAdd), string(extmem.ActionMerge), string(extmem.ActionSupersede),
+		string(extmem.ActionConflict), string(extmem.ActionIgnore)}
+	assert.Equal(t, actions, model.Enums("action"))
+	assert.ElementsMatch(t, actions, prop(t, model.TaskImportDecide, "action")["enum"])
 	// The schema's enums are the lists above.
 	assert.ElementsMatch(t, model.Enums("key"), prop(t, model.TaskProjectGraph, "ops", "[]", "key")["enum"])
 }

@@ -46,6 +46,19 @@ func fixedInputs() map[model.Task]any {
 		model.TaskAnswer: &model.AnswerInput{Question: "When is the launch?", Now: "2024-05-10T09:00:00Z", Evidence: []model.EvidenceItem{{
 			Ref: "e9", Kind: "event", Title: "Launch moved to June", Text: "Robin moved the launch to June.",
 		}}},
+		model.TaskImportDecide: &model.ImportDecideInput{
+			Candidate: model.ImportCandidate{
+				Kind: "event", Category: "work", Title: "Launch moved to July", Summary: "Robin moved the launch from June to July.",
+				Quotes: []string{"the launch is now in July"}, OriginalText: "Robin said the launch is now in July.",
+				MentionedAt: "2024-06-02T10:00:00Z", HappenedStart: "2024-07-01T00:00:00Z", HappenedEnd: "2024-08-01T00:00:00Z",
+				TimeText: "July", Precision: "month", Participants: []string{"Robin"}, EventType: "change", Status: "planned",
+			},
+			Existing: []model.ImportExisting{{
+				ID: 9, Title: "Launch moved to June", Summary: "Robin moved the launch to June.", Quotes: []string{"We moved the launch to June"},
+				MentionedAt: "2024-05-03T14:00:00+02:00", HappenedStart: "2024-06-01T00:00:00Z", HappenedEnd: "2024-07-01T00:00:00Z",
+				Participants: []string{"Robin"}, EventType: "change", Status: "completed",
+			}},
+		},
 	}
 }
 
@@ -80,6 +93,7 @@ func outputs() map[model.Task]func() any {
 		model.TaskProjectGraph:   func() any { return new(model.ProjectOutput) },
 		model.TaskAssessEvidence: func() any { return new(model.AssessOutput) },
 		model.TaskAnswer:         func() any { return new(model.AnswerOutput) },
+		model.TaskImportDecide:   func() any { return new(model.ImportDecideOutput) },
 	}
 }
 
@@ -130,7 +144,7 @@ func TestNewRequest(t *testing.T) {
 }
 
 func TestEnums(t *testing.T) {
-	for _, name := range []string{"event_type", "status", "criticality", "kind", "op", "key", "relation", "verdict", "next_strategy"} {
+	for _, name := range []string{"event_type", "status", "criticality", "kind", "op", "key", "relation", "verdict", "next_strategy", "action"} {
 		assert.NotEmpty(t, model.Enums(name), name)
 	}
 	assert.Nil(t, model.Enums("nope"))

@@ -4,8 +4,8 @@ package model
 // sends to a remote model. Each system text says what to do, exactly what
 // code rejects, and ends with an example reply that strictly decodes into
 // the task's output type (a test checks this). Each schema mirrors the
-// limits the consuming package enforces (tests in layers, events, graph
-// and gate compare them with their constants). Changing any text changes
+// limits the consuming package enforces (tests compare them with the
+// constants of layers, events, graph, gate and extmem). Changing any text changes
 // the prompt id and the golden files in testdata/prompts.
 
 // Bounds shared with the validating packages. They are repeated here,
@@ -22,6 +22,8 @@ const (
 
 	assessRefs, assessText, assessQuery = 8, 160, 256
 	answerLen, answerRefs               = 600, 8
+
+	importTargets, importReason = 20, 200 // extmem.MaxTopK, extmem.MaxReasonRunes
 )
 
 // Enumerations the prompts and schemas offer; the validating packages own
@@ -38,8 +40,9 @@ var (
 		"status", "uses_package_manager", "uses_tool"}
 	relations = []string{"child_of", "friend_of", "has_pet", "knows", "lives_in", "located_in",
 		"member_of", "parent_of", "sibling_of", "uses", "visited", "works_at", "works_on"}
-	verdicts   = []string{"sufficient", "partial", "wrong"}
-	strategies = []string{"answer", "search_events", "expand_event", "search_graph",
+	verdicts      = []string{"sufficient", "partial", "wrong"}
+	importActions = []string{ImportAdd, ImportMerge, ImportSupersede, ImportConflict, ImportIgnore}
+	strategies    = []string{"answer", "search_events", "expand_event", "search_graph",
 		"expand_graph_node", "search_raw_memory", "expand_block"}
 )
 
@@ -49,12 +52,13 @@ const refPattern = "^[emnb][1-9][0-9]*$"
 
 // Enums returns the enumeration a prompt's schema offers for name
 // ("event_type", "status", "criticality", "kind", "op", "key", "relation",
-// "verdict", "next_strategy"), for the validating packages' tests.
+// "verdict", "next_strategy", "action"), for the validating packages'
+// tests.
 func Enums(name string) []string {
 	return map[string][]string{
 		"event_type": eventTypes, "status": eventStatuses, "criticality": criticalities,
 		"kind": nodeKinds, "op": graphOps, "key": factKeys, "relation": relations,
-		"verdict": verdicts, "next_strategy": strategies,
+		"verdict": verdicts, "next_strategy": strategies, "action": importActions,
 	}[name]
 }
 
@@ -118,6 +122,15 @@ func init() {
 		"answer": strMin(1, answerLen),
 		"refs":   schema{"type": "array", "minItems": 1, "maxItems": answerRefs, "items": pattern(refPattern)},
 	}, "answer", "refs"))})
+
+	// An import decision is a short judgment: 20 ids and a 200-character
+	// reason fit in well under 256 tokens; the rest is slack for spacing.
+	register(&Prompt{Task: TaskImportDecide, System: importDecideSystem, Lead: "Candidate and existing events:\n", MaxTokens: 384, Schema: mustJSON(object(schema{
+		"action":     enum(importActions...),
+		"target_ids": ids(importTargets),
+		"confidence": schema{"type": "number", "minimum": 0, "maximum": 1},
+		"reason":     strMin(1, importReason),
+	}, "action", "target_ids", "confidence", "reason"))})
 }
 
 const deriveSystem = `You derive compact views of one block of a conversation for a memory engine.
@@ -184,3 +197,19 @@ Reply with exactly one JSON object and nothing else (no prose, no code fence): {
 Code rejects a reply whose refs are not all among the evidence given, that cites nothing, or whose answer is empty or too long.
 Example reply:
 {"answer":"The launch moved to June.","refs":["e12"]}`
+
+const importDecideSystem = `You decide how one memory imported from another assistant relates to the memory engine's existing events.
+Reply with exactly one JSON object and nothing else (no prose, no code fence):
+{"action": add|merge|supersede|conflict|ignore, "target_ids": [integer], "confidence": number, "reason": string}
+- add: the candidate is new information that no existing event holds. target_ids is [].
+- merge: an existing event is the same memory and the candidate adds compatible detail; both stay true. target_ids: the events it merges with.
+- supersede: an existing event holds the same slot (the same preference, setting, plan or date) and the candidate is a newer value that replaces it. target_ids: the events it replaces.
+- conflict: the candidate contradicts an existing event and you cannot tell which one is right. target_ids: the events it contradicts.
+- ignore: an existing event already says the same; the candidate adds nothing. target_ids: that event, or [].
+- target_ids: 0-20 "id" values chosen only among "existing"; at least one for merge, supersede and conflict; none for add.
+- confidence: a number from 0 to 1: how sure you are of the action and its targets.
+- reason: one line of 1-200 characters saying why.
+"mentioned_at" is when the user said a thing; "happened_start" and "happened_end" bound when it took place ("" means unknown). A later mention of a different value in the same slot is a supersede, not a conflict.
+Code rejects a reply with another action, an id not in "existing", targets missing for merge, supersede or conflict, targets given for add, or a confidence outside 0-1; a longer reason is cut.
+Example reply:
+{"action":"supersede","target_ids":[12],"confidence":0.9,"reason":"Existing event 12 says the user's editor is Vim; the candidate says they switched to Helix later."}`

@@ -49,7 +49,8 @@ func (Model) Name() string { return Name }
 // and use only the graph schema's kinds, keys and relations.
 //
 // It returns ctx.Err() if ctx is done before or after deriving, and an
-// error wrapping ErrUnsupported for an unknown task or input type.
+// error wrapping ErrUnsupported for an unknown task or input type, and for
+// model.TaskImportDecide, whose offline rules are extmem.NewHeuristic.
 func (Model) Complete(ctx context.Context, req model.Request) (string, error) {
 	if err := ctx.Err(); err != nil {
 		return "", err
@@ -105,6 +106,10 @@ func (Model) Complete(ctx context.Context, req model.Request) (string, error) {
 			return "", err
 		}
 		return encode(out)
+	case model.TaskImportDecide:
+		// Import decisions have their own offline decider in package
+		// extmem (which imports model, so this package cannot call it).
+		return "", fmt.Errorf("%w: %q: use extmem.NewHeuristic for offline import decisions", ErrUnsupported, req.Task)
 	default:
 		return "", fmt.Errorf("%w: %q", ErrUnsupported, req.Task)
 	}

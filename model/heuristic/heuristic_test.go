@@ -488,6 +488,7 @@ func TestCompleteErrors(t *testing.T) {
 		{"deadline", expired, model.Request{Task: model.TaskDeriveBlock, Input: realisticBlock()}, context.DeadlineExceeded, false},
 		{"unknown task", context.Background(), model.Request{Task: "extract_events", Input: realisticBlock()}, heuristic.ErrUnsupported, true},
 		{"empty task", context.Background(), model.Request{}, heuristic.ErrUnsupported, true},
+		{"import decisions are extmem's", context.Background(), model.Request{Task: model.TaskImportDecide, Input: &model.ImportDecideInput{}}, heuristic.ErrUnsupported, true},
 		{"wrong input type", context.Background(), model.Request{Task: model.TaskDeriveBlock, Input: "hello"}, heuristic.ErrUnsupported, true},
 		{"nil input", context.Background(), model.Request{Task: model.TaskDeriveBlock}, heuristic.ErrUnsupported, true},
 		{"nil pointer input", context.Background(), model.Request{Task: model.TaskDeriveBlock, Input: nilInput}, heuristic.ErrUnsupported, true},
