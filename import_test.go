@@ -207,7 +207,9 @@ func TestImportActions(t *testing.T) {
 				for _, q := range d.Card.Quotes {
 					assert.Contains(t, text, q, "quotes are verbatim")
 				}
-				assert.True(t, d.Card.Temporal.HappenedStart.IsZero(), "unknown dates stay unknown")
+				if act != extmem.ActionMerge { // a merge keeps its target's dates
+					assert.True(t, d.Card.Temporal.HappenedStart.IsZero(), "unknown dates stay unknown")
+				}
 				assert.True(t, d.Card.Temporal.MentionedAt.IsZero(), "never the import time")
 				old, err := mem.ExpandEvent(ctx, target)
 				require.NoError(t, err)

@@ -65,6 +65,9 @@ func (v *verifier) eventsPass() error {
 				v.fail("event.quote", id, "", "event %d quotes %q, which occurs in no cited message", id, clipText(q))
 			}
 		}
+		if c.Lifecycle == events.LifecycleUndone {
+			continue // its import was undone: the cards it linked to were restored
+		}
 		for _, o := range c.SupersedesEventIDs {
 			if oc := v.cards[o]; oc == nil {
 				v.fail("event.link", id, "", "event %d supersedes event %d, which does not exist", id, o)

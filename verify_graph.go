@@ -60,5 +60,6 @@ func (v *verifier) graphPass() error {
 			v.fail("index.graph", id, "", "node %d is not in the graph index", id)
 		}
 	}
-	return v.indexIDs(v.m.graph, "graph node", len(nodes) > 0, func(id uint64) bool { return nodes[id] })
+	// A node an import undo deleted stays in the index, tombstoned.
+	return v.indexIDs(v.m.graph, "graph node", len(nodes) > 0, func(id uint64) bool { return nodes[id] || v.m.graph.Deleted(v.tx, id) })
 }

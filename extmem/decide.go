@@ -94,10 +94,10 @@ func checkDecision(d *Decision, existing []Existing) error {
 	return nil
 }
 
-// oneLine makes a reason one trimmed line of valid UTF-8 of at most
+// reasonLine makes a reason one trimmed line of valid UTF-8 of at most
 // MaxReasonRunes: runs of whitespace (newlines included) become one
 // space, control characters are dropped.
-func oneLine(s string) string {
+func reasonLine(s string) string {
 	var b strings.Builder
 	space, n := false, 0
 	for _, r := range strings.ToValidUTF8(s, "\uFFFD") {

@@ -163,7 +163,7 @@ func (heuristic) decision(a Action, targets []uint64, conf float64, reason strin
 	if targets == nil {
 		targets = []uint64{}
 	}
-	return Decision{Action: a, Targets: targets, Confidence: min(max(conf, 0), 1), Reason: oneLine(reason), Decider: HeuristicName}
+	return Decision{Action: a, Targets: targets, Confidence: min(max(conf, 0), 1), Reason: reasonLine(reason), Decider: HeuristicName}
 }
 
 // orderBest sorts ids by their match score, best first (stable: ties keep
@@ -197,14 +197,14 @@ func compare(c *Candidate, existing []Existing) []match {
 	full := append(slices.Clone(core), c.OriginalText)
 	cand := termSet(full...)
 	cChange, cEnding, cNeg := markers(words(strings.Join(full, "\n")))
-	ci, cok := happened(c.Temporal.HappenedStart, c.Temporal.HappenedEnd)
+	ci, cok := happenedInterval(c.Temporal.HappenedStart, c.Temporal.HappenedEnd)
 	ms := make([]match, len(existing))
 	for i := range existing {
 		e := &existing[i]
 		etexts := append([]string{e.Title, e.Summary}, e.Quotes...)
 		ex := termSet(etexts...)
 		eChange, _, eNeg := markers(words(strings.Join(etexts, "\n")))
-		ei, eok := happened(e.HappenedStart, e.HappenedEnd)
+		ei, eok := happenedInterval(e.HappenedStart, e.HappenedEnd)
 		n := shared(cand, ex)
 		m := match{
 			id: e.ID, shared: n,

@@ -3,15 +3,12 @@ package extmem_test
 import (
 	"context"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/stratagate/stratagate/extmem"
 )
-
-func day(y int, m time.Month, d int) time.Time { return time.Date(y, m, d, 0, 0, 0, 0, time.UTC) }
 
 // Invented memories the heuristic cases reuse.
 var (

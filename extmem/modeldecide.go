@@ -65,7 +65,7 @@ func (d modelDecider) Decide(ctx context.Context, c *Candidate, existing []Exist
 		}
 		dec := Decision{
 			Action: Action(out.Action), Targets: out.TargetIDs, Confidence: out.Confidence,
-			Reason: oneLine(out.Reason), Decider: d.Name(),
+			Reason: reasonLine(out.Reason), Decider: d.Name(),
 		}
 		if dec.Targets == nil {
 			dec.Targets = []uint64{}

@@ -228,7 +228,7 @@ func peopleAgreement(a, b []string) int {
 // end is a one-nanosecond interval at start.
 type interval struct{ start, end time.Time }
 
-func happened(start, end time.Time) (interval, bool) {
+func happenedInterval(start, end time.Time) (interval, bool) {
 	if start.IsZero() {
 		return interval{}, false
 	}

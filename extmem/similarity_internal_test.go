@@ -91,10 +91,10 @@ func TestPeopleAgreement(t *testing.T) {
 
 func TestTimeAgreementAndOrder(t *testing.T) {
 	d := func(m time.Month, day int) time.Time { return time.Date(2024, m, day, 0, 0, 0, 0, time.UTC) }
-	may, mok := happened(d(5, 1), d(6, 1))
-	may10, dok := happened(d(5, 10), time.Time{}) // an instant
-	june, jok := happened(d(6, 1), d(7, 1))
-	_, none := happened(time.Time{}, d(7, 1))
+	may, mok := happenedInterval(d(5, 1), d(6, 1))
+	may10, dok := happenedInterval(d(5, 10), time.Time{}) // an instant
+	june, jok := happenedInterval(d(6, 1), d(7, 1))
+	_, none := happenedInterval(time.Time{}, d(7, 1))
 	assert.False(t, none, "no start, no interval")
 	assert.Equal(t, agree, timeAgreement(may, may10, mok, dok), "an instant inside the month")
 	assert.Equal(t, disagree, timeAgreement(may, june, mok, jok), "[start, end): May ends where June starts")
@@ -112,10 +112,10 @@ func TestTimeAgreementAndOrder(t *testing.T) {
 }
 
 func TestOneLine(t *testing.T) {
-	assert.Equal(t, "two lines become one", oneLine("  two lines\n\tbecome   one \n"))
-	assert.Equal(t, "bad \uFFFD byte", oneLine("bad \xff byte"))
-	assert.Equal(t, "nocontrol", oneLine("no\x00control"))
-	long := oneLine(strings.Repeat("ab ", 150))
+	assert.Equal(t, "two lines become one", reasonLine("  two lines\n\tbecome   one \n"))
+	assert.Equal(t, "bad \uFFFD byte", reasonLine("bad \xff byte"))
+	assert.Equal(t, "nocontrol", reasonLine("no\x00control"))
+	long := reasonLine(strings.Repeat("ab ", 150))
 	assert.LessOrEqual(t, len([]rune(long)), MaxReasonRunes)
 	assert.NotEqual(t, ' ', rune(long[len(long)-1]), "no trailing space")
 }

@@ -191,3 +191,18 @@ func (ix *Index) removeKeyword(b *buckets, kw string, d uint32, gen uint64) erro
 	}
 	return b.kwmeta.Put([]byte(kw), kr.encode())
 }
+
+// Deleted reports whether record id is in the index and tombstoned (by
+// Delete or Replace): auditors accept a tombstoned id whose record is gone.
+func (ix *Index) Deleted(tx *bolt.Tx, id uint64) bool {
+	b, err := ix.buckets(tx)
+	if err != nil || b == nil {
+		return false
+	}
+	d, ok, err := lookupID(b.ids, id)
+	if err != nil || !ok {
+		return false
+	}
+	tomb, err := ix.keyword(b, tombKeyword)
+	return err == nil && tomb != nil && tomb.Contains(d)
+}
