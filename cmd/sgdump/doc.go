@@ -71,6 +71,9 @@
 //	                           repeats; default every scope
 //	jobs [-state S]            the job log; S is pending, running, done or failed
 //	retrievals [-n N]          the newest N search observations (default 20, 0 = all)
+//	imports                    import batches: state, scope, source block, decisions by action
+//	import ID                  one import: each candidate's decision, the events it was
+//	                           compared with and what commit applied
 //	search [-scope S]... [-thread T] [-k N] QUERY
 //	                           SearchRaw over L5 messages; -scope repeats, default
 //	                           global only. A read-only Memory does not log the search
@@ -109,6 +112,11 @@
 //	jobs        {jobs: [{id, kind, target, state, attempts, error, created, updated,
 //	             not_before}]}
 //	retrievals  {retrievals: [{id, at, channel, text, scopes, thread, returned}]}
+//	imports     {imports: [{id, state, scope, source, created_at, committed_at, undone_at,
+//	             revision, text_bytes, thread, block_id, message_id, actions}]}
+//	import      {id, state, …, candidates: [{index, kind, title, fingerprint, action,
+//	             targets, confidence, automatic, reason, decider, compared: [{event_id,
+//	             title, score}], warnings, applied, applied_targets, event_id, confirmed}]}
 //	search      {query, scopes, thread, hits: [{rank, message_id, block_id (0: open
 //	             tail), thread, speaker, role, at, score, snippet, prev, next}]}
 //	             where prev and next are {message_id, speaker, role, at, snippet} or null

@@ -36,7 +36,7 @@ func TestHTTP(t *testing.T) {
 		defer cs.Close()
 		tools, err := cs.ListTools(t.Context(), nil)
 		require.NoError(t, err)
-		assert.Len(t, tools.Tools, 15)
+		assert.Len(t, tools.Tools, 19)
 		text, isErr := callOn(t, cs, "memory_search_raw", map[string]any{"q": "Shadow"})
 		require.False(t, isErr, text)
 		assert.Contains(t, text, "batch_id")

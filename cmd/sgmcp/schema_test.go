@@ -34,14 +34,15 @@ func TestToolSchemas(t *testing.T) {
 	}
 	assert.ElementsMatch(t, []string{"memory_search_events", "memory_search_graph", "memory_search_raw", "memory_expand_event",
 		"memory_expand_graph_node", "memory_expand_block", "memory_get_blocks", "memory_context", "memory_assess", "memory_record_use",
-		"memory_ask", "memory_capture", "memory_forget", "memory_restore", "memory_status"}, names)
+		"memory_ask", "memory_capture", "memory_forget", "memory_restore", "memory_status",
+		"memory_import_prompt", "memory_import_preview", "memory_import_commit", "memory_import_undo"}, names)
 	for _, tool := range res.Tools {
 		switch tool.Name {
-		case "memory_forget":
+		case "memory_forget", "memory_import_undo":
 			require.NotNil(t, tool.Annotations.DestructiveHint)
 			assert.True(t, *tool.Annotations.DestructiveHint)
 		case "memory_search_events", "memory_search_graph", "memory_search_raw", "memory_expand_event", "memory_expand_block",
-			"memory_expand_graph_node", "memory_get_blocks", "memory_context", "memory_status":
+			"memory_expand_graph_node", "memory_get_blocks", "memory_context", "memory_status", "memory_import_prompt":
 			assert.True(t, tool.Annotations.ReadOnlyHint, tool.Name)
 		default:
 			assert.False(t, tool.Annotations.ReadOnlyHint, tool.Name)

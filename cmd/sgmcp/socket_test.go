@@ -145,7 +145,7 @@ func TestAttachOverStdio(t *testing.T) {
 
 	tools, err := cs.ListTools(t.Context(), nil)
 	require.NoError(t, err)
-	assert.Len(t, tools.Tools, 15)
+	assert.Len(t, tools.Tools, 19)
 	text, isErr := callOn(t, cs, "memory_capture", map[string]any{"thread": "attached", "user": "hello from agent 2", "assistant": "hi"})
 	require.False(t, isErr, text)
 	var c CaptureOut

@@ -75,7 +75,7 @@ func TestTypeScriptClient(t *testing.T) {
 	}
 	check := func(t *testing.T, o tsOutput) {
 		t.Helper()
-		assert.Len(t, o.Tools, 15)
+		assert.Len(t, o.Tools, 19)
 		require.Len(t, o.Exchange, 3)
 		assert.NotEmpty(t, o.Exchange[0].Result["batch_id"])
 		assert.Equal(t, "sufficient", o.Exchange[1].Result["verdict"])
