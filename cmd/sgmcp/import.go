@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -126,10 +127,8 @@ func (s *Server) importScope(sc string) (string, error) {
 		return s.scopes[0], nil
 	}
 	sc = strings.TrimSpace(sc)
-	for _, have := range s.scopes {
-		if have == sc {
-			return sc, nil
-		}
+	if slices.Contains(s.scopes, sc) {
+		return sc, nil
 	}
 	return "", retryable("scope %q is not served here; retry with one of %s, or omit it", sc, strings.Join(s.scopes, ", "))
 }
@@ -148,11 +147,8 @@ func (s *Server) importPreview(ctx context.Context, in *ImportPreviewIn) (*Impor
 		if err != nil {
 			return nil, err
 		}
-		if b, err = s.mem.Import(ctx, id); err != nil {
+		if b, err = s.servedImport(ctx, id); err != nil {
 			return nil, err
-		}
-		if !s.served(b.Preview.Scope) {
-			return nil, retryable("preview %s belongs to a scope this server does not serve", in.PreviewID)
 		}
 	case strings.TrimSpace(in.Text) == "":
 		return nil, retryable("missing argument \"text\": retry with the other assistant's whole reply (get the prompt for it from memory_import_prompt), or with preview_id")
@@ -205,13 +201,17 @@ func (s *Server) importPreview(ctx context.Context, in *ImportPreviewIn) (*Impor
 	return out, nil
 }
 
-func (s *Server) served(scope string) bool {
-	for _, sc := range s.scopes {
-		if sc == scope {
-			return true
-		}
+// servedImport reads import id, refusing one of a scope this server
+// does not serve.
+func (s *Server) servedImport(ctx context.Context, id uint64) (stratagate.ImportBatch, error) {
+	b, err := s.mem.Import(ctx, id)
+	if err != nil {
+		return b, err
 	}
-	return false
+	if !slices.Contains(s.scopes, b.Preview.Scope) {
+		return b, retryable("import %d belongs to a scope this server does not serve", id)
+	}
+	return b, nil
 }
 
 func importID(name, v string) (uint64, error) {
@@ -227,12 +227,8 @@ func (s *Server) importCommit(ctx context.Context, in *ImportCommitIn) (*ImportC
 	if err != nil {
 		return nil, err
 	}
-	b, err := s.mem.Import(ctx, id)
-	if err != nil {
+	if _, err := s.servedImport(ctx, id); err != nil {
 		return nil, err
-	}
-	if !s.served(b.Preview.Scope) {
-		return nil, retryable("preview %d belongs to a scope this server does not serve", id)
 	}
 	c := stratagate.Confirmations{AcceptAll: in.AcceptAll, Accept: in.Accept, Reject: in.Reject}
 	for _, o := range in.Overrides {
@@ -264,12 +260,8 @@ func (s *Server) importUndo(ctx context.Context, in *ImportUndoIn) (*ImportUndoO
 	if err != nil {
 		return nil, err
 	}
-	b, err := s.mem.Import(ctx, id)
-	if err != nil {
+	if _, err := s.servedImport(ctx, id); err != nil {
 		return nil, err
-	}
-	if !s.served(b.Preview.Scope) {
-		return nil, retryable("import %d belongs to a scope this server does not serve", id)
 	}
 	if err := s.mem.ImportUndo(ctx, id); err != nil {
 		return nil, err
