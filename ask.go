@@ -39,6 +39,10 @@ type AskOptions struct {
 	// any other.
 	Assessor gate.Assessor
 	Answerer gate.Answerer
+	// NoRecord answers without recording the assessment or the use, so
+	// no memory gains weight: a person looking (the viewer's Ask), not an
+	// agent answering from memory. Model usage is still charged.
+	NoRecord bool
 }
 
 // Answer is the result of Ask: the answer text, the gate's verdict, what
@@ -167,7 +171,7 @@ func (m *Memory) Ask(ctx context.Context, question string, opts AskOptions) (Ans
 			use.NodeIDs = append(use.NodeIDs, it.NodeID)
 		}
 	}
-	if res.Verdict == gate.Sufficient && !m.opts.ReadOnly {
+	if res.Verdict == gate.Sufficient && !m.opts.ReadOnly && !opts.NoRecord {
 		if err := m.recordAsk(ctx, sess, res.SufficientAssessmentID, use, mt); err != nil {
 			return ans, fmt.Errorf("recording use: %w", err)
 		}

@@ -6,7 +6,7 @@
 //
 //	sgdump [-db FILE] [-json] [-timeout D] COMMAND [ARGS]
 //
-// sgdump never writes. It opens the file read-only (stratagate.Options
+// sgdump never writes, except "serve -write" (below). It opens the file read-only (stratagate.Options
 // ReadOnly), which needs a shared lock: while a writer process holds the
 // file it waits at most -timeout (default 2s; 0 waits indefinitely), then
 // exits 3. The global flags may also follow the command name
@@ -79,6 +79,17 @@
 //	                           global only. A read-only Memory does not log the search
 //	verify                     Memory.Verify: every invariant of the file, each
 //	                           violation naming its record
+//	serve [-addr HOST:PORT] [-token T] [-write]
+//	                           the web viewer (package viewer) on the file, at
+//	                           http://127.0.0.1:7070/ by default, until Ctrl-C: threads,
+//	                           blocks at every level, events on both clocks, the graph
+//	                           as of a date, traces, search, Ask (recording no use) and
+//	                           imports. It listens on loopback only unless -token is
+//	                           given (then every request needs the token: open the
+//	                           printed address, which carries it once). The file stays
+//	                           open read-only; -write opens it writable (the exclusive
+//	                           lock, with STRATAGATE_MODEL's model, else the heuristic)
+//	                           so that imports can be previewed, committed and undone
 //
 // Text output is for people: aligned columns, times in RFC 3339 with their
 // stored offset, message text indented by four spaces (-json carries the

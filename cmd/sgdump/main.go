@@ -63,7 +63,7 @@ func noFlags(r runner) func(*flag.FlagSet) runner {
 func commands() []*command {
 	return []*command{
 		statsCommand, threadsCommand, blocksCommand, blockCommand, eventsCommand, eventCommand,
-		graphCommand, traceCommand, jobsCommand, retrievalsCommand, importsCommand, importCommand, searchCommand, verifyCommand,
+		graphCommand, traceCommand, jobsCommand, retrievalsCommand, importsCommand, importCommand, searchCommand, verifyCommand, serveCommand,
 	}
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/stratagate/stratagate"
 	"github.com/stratagate/stratagate/layers"
 	"github.com/stratagate/stratagate/model/heuristic"
+	"github.com/stratagate/stratagate/viewer"
 )
 
 // scopeFlags collects repeated -scope flags.
@@ -38,6 +39,10 @@ type serveConfig struct {
 	explicitScopes bool
 	http           string
 	token          string
+	// ui, when set, is the address of the web viewer served beside MCP
+	// by the process that owns the store; uiWrite enables its imports.
+	ui      string
+	uiWrite bool
 	// lockTimeout bounds the wait for a store held by a process that does
 	// not answer on the socket (default stratagate.DefaultLockTimeout).
 	lockTimeout time.Duration
@@ -55,11 +60,13 @@ func parseServe(args []string, stderr io.Writer) (serveConfig, error) {
 	fs.Var(&scopes, "scope", "scope to serve, repeatable; the first takes captures (default: project:<hash of the working directory>, then global)")
 	fs.StringVar(&cfg.http, "http", "", "serve streamable HTTP on this address (e.g. 127.0.0.1:8765) instead of stdio")
 	fs.StringVar(&cfg.token, "token", "", "bearer token every HTTP request must carry (required for a non-loopback -http address)")
+	fs.StringVar(&cfg.ui, "ui", "", "also serve the web viewer on this address (e.g. 127.0.0.1:7070); -token guards it too")
+	fs.BoolVar(&cfg.uiWrite, "ui-write", false, "let the viewer's import pages preview, commit and undo (needs -ui)")
 	if err := fs.Parse(args); err != nil {
 		return cfg, errUsage
 	}
-	if cfg.db == "" || fs.NArg() > 0 {
-		fmt.Fprintln(stderr, "usage: sgmcp serve -db FILE [-scope SCOPE]... [-http ADDR] [-token T]")
+	if cfg.db == "" || fs.NArg() > 0 || cfg.uiWrite && cfg.ui == "" {
+		fmt.Fprintln(stderr, "usage: sgmcp serve -db FILE [-scope SCOPE]... [-http ADDR] [-token T] [-ui ADDR [-ui-write]]")
 		return cfg, errUsage
 	}
 	cfg.scopes = scopes
@@ -78,6 +85,11 @@ func parseServe(args []string, stderr io.Writer) (serveConfig, error) {
 	if cfg.http != "" {
 		if err := checkBind(cfg.http, cfg.token); err != nil {
 			return cfg, err
+		}
+	}
+	if cfg.ui != "" {
+		if err := viewer.CheckAddr(cfg.ui, cfg.token); err != nil {
+			return cfg, fmt.Errorf("-ui: %w", err)
 		}
 	}
 	return cfg, nil
@@ -148,6 +160,9 @@ func serve(ctx context.Context, cfg serveConfig, stdin io.Reader, stdout, stderr
 					_ = conn.Close()
 					return fmt.Errorf("%w: another sgmcp serve holds %s (socket %s); -http cannot attach to it: stop that server, or connect the HTTP clients' agents through stdio", errOwnerRunning, cfg.db, sock)
 				}
+				if cfg.ui != "" {
+					fmt.Fprintf(stderr, "sgmcp: warning: -ui ignored: the viewer runs in the process that owns %s (socket %s)\n", cfg.db, sock)
+				}
 				return attach(ctx, cfg, sock, conn, stdin, stdout, stderr)
 			}
 			if ctx.Err() != nil {
@@ -174,6 +189,13 @@ func serve(ctx context.Context, cfg serveConfig, stdin io.Reader, stdout, stderr
 	}
 	defer mem.Close()
 	srv := NewServer(mem, Config{Scopes: cfg.scopes})
+	if cfg.ui != "" {
+		stop, err := serveViewer(cfg, mem, stderr)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
 
 	if sockErr == nil {
 		var ln *net.UnixListener

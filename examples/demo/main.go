@@ -13,8 +13,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -43,7 +45,7 @@ var questions = []string{
 
 func main() {
 	data := flag.String("data", "testdata/conversation.json", "sample conversation")
-	db := flag.String("db", "", "StrataGate file (default: a temporary file, removed afterwards)")
+	db := flag.String("db", "", "StrataGate file (default: "+defaultDB()+", made afresh each run and kept for the viewer)")
 	all := flag.Bool("all", false, "ask every question of the sample file, with its expected answer")
 	verbose := flag.Bool("blocks", false, "also print each block's L0/L1 and the layered context")
 	offlineGate := flag.Bool("offline-gate", false, "with STRATAGATE_MODEL set, judge and answer with the offline gate")
@@ -69,12 +71,15 @@ func run(data, path string, all, verbose, offlineGate bool) error {
 		return err
 	}
 	if path == "" {
-		dir, err := os.MkdirTemp("", "stratagate-demo-")
-		if err != nil {
+		// A fixed place, made afresh: the store outlives the run so that
+		// the viewer command printed at the end can open it.
+		path = defaultDB()
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			return err
 		}
-		defer os.RemoveAll(dir)
-		path = filepath.Join(dir, "memory.sg")
+		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
 	}
 	m, err := stratagate.ModelFromSpec("", nil) // STRATAGATE_MODEL, else heuristic
 	if err != nil {
@@ -200,8 +205,12 @@ func run(data, path string, all, verbose, offlineGate bool) error {
 				k, u.Calls, u.PromptTokens, u.CachedTokens, u.CompletionTokens, u.Latency.Round(time.Millisecond))
 		}
 	}
+	fmt.Printf("\n━━ Look at what it remembers, in a browser (read-only):\n   go run ./cmd/sgdump serve -db %s\n   then open http://127.0.0.1:7070/ (threads, blocks L0–L5, events on both clocks, the graph as of a date, traces, Ask)\n", path)
 	return nil
 }
+
+// defaultDB is where the demo keeps its store.
+func defaultDB() string { return filepath.Join(os.TempDir(), "stratagate-demo", "memory.sg") }
 
 func printBlocks(ctx context.Context, mem *stratagate.Memory) error {
 	threads, err := mem.Threads(ctx)
