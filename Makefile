@@ -97,6 +97,9 @@ fuzz:
 	$(FUZZ)='^FuzzDeriveBlock$$' -timeout=0 ./model/heuristic/
 	$(FUZZ)='^FuzzExtract$$' -timeout=0 ./model/heuristic/
 	$(FUZZ)='^FuzzProject$$' -timeout=0 ./model/heuristic/
+	@# viewer diagrams (any nodes, edges, spans and sizes: finite geometry inside the viewport)
+	$(FUZZ)='^FuzzLayoutGraph$$' ./viewer/diagram/
+	$(FUZZ)='^FuzzLayoutTimeline$$' ./viewer/diagram/
 
 clean:
 	$(GO) clean -testcache
