@@ -1,7 +1,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: all build test fmt vet race demo demo-import bench crash fuzz clean
+.PHONY: all build test fmt vet race demo demo-import viewer bench crash fuzz clean
 
 all: build test
 
@@ -30,6 +30,10 @@ test: fmt vet
 
 demo:
 	$(GO) run ./examples/demo
+
+# viewer: the demo, then the web viewer on its store (Ctrl-C stops it).
+viewer: demo
+	$(GO) run ./cmd/sgdump serve -db $${TMPDIR:-/tmp}/stratagate-demo/memory.sg
 
 # demo-import: import memory another AI exported (testdata/import/export.md)
 # into the demo store, answer from it, undo it.

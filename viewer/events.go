@@ -153,7 +153,7 @@ func (h *Handler) events(r *http.Request) (view, error) {
 		spans[i] = diagram.Span{ID: c.ID, Label: c.Title, Mentioned: c.Temporal.MentionedAt,
 			Start: c.Temporal.HappenedStart, End: c.Temporal.HappenedEnd, Precision: c.Temporal.Precision, Class: cardClass(c)}
 	}
-	d.Timeline = diagram.LayoutTimeline(spans, diagram.TimelineOptions{})
+	d.Timeline = diagram.LayoutTimeline(spans, diagram.TimelineOptions{Width: 1200})
 	return view{page: "events", title: "Events", nav: "events", data: d}, nil
 }
 

@@ -94,7 +94,7 @@ func (h *Handler) graph(r *http.Request) (view, error) {
 		return cmp.Or(cmp.Compare(a.Node.Name, b.Node.Name), cmp.Compare(a.Node.ID, b.Node.ID))
 	})
 	slices.Sort(d.Kinds)
-	d.Layout = diagram.LayoutGraph(nodes, edges, diagram.GraphOptions{})
+	d.Layout = diagram.LayoutGraph(nodes, edges, diagram.GraphOptions{Width: 1200, Height: 680})
 	return view{page: "graph", title: "Graph", nav: "graph", data: d}, nil
 }
 

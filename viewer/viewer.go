@@ -48,8 +48,8 @@ type Handler struct {
 	tpl  *templates
 }
 
-// New returns the viewer of mem. Options.Write with a read-only Memory is
-// ErrConfig: the writing pages would only ever fail.
+// New returns the viewer of mem. With Options.Write on a read-only Memory
+// the writing actions answer 403 (ErrReadOnly).
 func New(mem *stratagate.Memory, o Options) (*Handler, error) {
 	if mem == nil {
 		return nil, fmt.Errorf("%w: no Memory", ErrConfig)

@@ -96,6 +96,9 @@ func TestServeFlags(t *testing.T) {
 		{"public address with token", []string{"-db", db, "-http", "0.0.0.0:8765", "-token", "t"}, "", nil},
 		{"bad address", []string{"-db", db, "-http", "nope"}, "HOST:PORT", nil},
 		{"missing db", []string{}, "usage", nil},
+		{"viewer on loopback", []string{"-db", db, "-ui", "127.0.0.1:0", "-ui-write"}, "", nil},
+		{"viewer beyond loopback without token", []string{"-db", db, "-ui", "0.0.0.0:7070"}, "loopback", nil},
+		{"viewer writes without a viewer", []string{"-db", db, "-ui-write"}, "usage", nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
