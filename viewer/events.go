@@ -162,6 +162,16 @@ type quoteRow struct {
 	Found bool
 }
 
+// quoteRows checks each of a card's quotes against its cited messages.
+func quoteRows(det *stratagate.EventDetail) []quoteRow {
+	var rows []quoteRow
+	for _, q := range det.Card.Quotes {
+		found := slices.ContainsFunc(det.Sources, func(m stratagate.Message) bool { return events.QuoteIn(q, m.Content) })
+		rows = append(rows, quoteRow{Text: q, Found: found})
+	}
+	return rows
+}
+
 type eventData struct {
 	Detail  stratagate.EventDetail
 	Class   string
@@ -182,9 +192,6 @@ func (h *Handler) event(r *http.Request) (view, error) {
 	for _, m := range det.Sources {
 		d.Sources = append(d.Sources, messageRow{Message: m, HashOK: m.SHA256 == m.Hash()})
 	}
-	for _, q := range det.Card.Quotes {
-		found := slices.ContainsFunc(det.Sources, func(m stratagate.Message) bool { return events.QuoteIn(q, m.Content) })
-		d.Quotes = append(d.Quotes, quoteRow{Text: q, Found: found})
-	}
+	d.Quotes = quoteRows(&det)
 	return view{page: "event", title: "Event " + strconv.FormatUint(id, 10) + ": " + det.Card.Title, nav: "events", data: d}, nil
 }

@@ -19,38 +19,45 @@ type searchData struct {
 	Nodes  []stratagate.NodeHit
 }
 
-// queryScopes is the scope control's value, or every scope of the store's
-// threads: a person looking searches everything unless told otherwise.
-func (h *Handler) queryScopes(r *http.Request) (scope string, scopes, all []string, err error) {
-	if scope, err = formText(r, "scope", 256); err != nil {
-		return "", nil, nil, err
+// queryForm is what the search and ask forms send.
+type queryForm struct {
+	q, thread string
+	scope     string   // the scope control's value ("" = every scope)
+	scopes    []string // the scopes to query
+	all       []string // every scope of the store's threads, for the control
+}
+
+// queryForm reads the query, thread and scope controls. Without a scope a
+// person looking searches every scope of the store's threads.
+func (h *Handler) queryForm(r *http.Request) (f queryForm, err error) {
+	if f.q, err = formText(r, "q", maxQueryBytes); err != nil {
+		return f, err
 	}
-	if all, err = h.scopes(r); err != nil {
-		return "", nil, nil, err
+	if f.thread, err = formText(r, "thread", 1024); err != nil {
+		return f, err
 	}
-	if scope != "" {
-		return scope, []string{scope}, all, nil
+	if f.scope, err = formText(r, "scope", 256); err != nil {
+		return f, err
 	}
-	return "", all, all, nil
+	if f.all, err = h.scopes(r); err != nil {
+		return f, err
+	}
+	f.scopes = f.all
+	if f.scope != "" {
+		f.scopes = []string{f.scope}
+	}
+	return f, nil
 }
 
 func (h *Handler) search(r *http.Request) (view, error) {
 	ctx := r.Context()
-	q, err := formText(r, "q", maxQueryBytes)
+	f, err := h.queryForm(r)
 	if err != nil {
 		return view{}, err
 	}
-	thread, err := formText(r, "thread", 1024)
-	if err != nil {
-		return view{}, err
-	}
-	d := searchData{Q: q, Thread: thread}
-	var scopes []string
-	if d.Scope, scopes, d.Scopes, err = h.queryScopes(r); err != nil {
-		return view{}, err
-	}
-	if q != "" && len(scopes) > 0 {
-		query := stratagate.Query{Text: q, Scopes: scopes, Thread: thread}
+	d := searchData{Q: f.q, Thread: f.thread, Scope: f.scope, Scopes: f.all}
+	if f.q != "" && len(f.scopes) > 0 {
+		query := stratagate.Query{Text: f.q, Scopes: f.scopes, Thread: f.thread}
 		if d.Raw, err = h.mem.SearchRaw(ctx, query); err != nil {
 			return view{}, err
 		}
@@ -76,22 +83,14 @@ type askData struct {
 // ask runs Ask without recording use: a person looking is not an answer
 // the agent gave, so no memory gains weight from it.
 func (h *Handler) ask(r *http.Request) (view, error) {
-	q, err := formText(r, "q", maxQueryBytes)
+	f, err := h.queryForm(r)
 	if err != nil {
 		return view{}, err
 	}
-	thread, err := formText(r, "thread", 1024)
-	if err != nil {
-		return view{}, err
-	}
-	d := askData{Q: q, Thread: thread}
-	var scopes []string
-	if d.Scope, scopes, d.Scopes, err = h.queryScopes(r); err != nil {
-		return view{}, err
-	}
-	if q != "" && len(scopes) > 0 {
+	d := askData{Q: f.q, Thread: f.thread, Scope: f.scope, Scopes: f.all}
+	if f.q != "" && len(f.scopes) > 0 {
 		d.Asked = true
-		if d.Answer, err = h.mem.Ask(r.Context(), q, stratagate.AskOptions{Scopes: scopes, Thread: thread, NoRecord: true}); err != nil {
+		if d.Answer, err = h.mem.Ask(r.Context(), f.q, stratagate.AskOptions{Scopes: f.scopes, Thread: f.thread, NoRecord: true}); err != nil {
 			return view{}, err
 		}
 	}

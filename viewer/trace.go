@@ -129,10 +129,9 @@ func (h *Handler) chain(r *http.Request, blocks map[string][]stratagate.Block, i
 		c.OK = c.OK && cm.HashOK && cm.InBlock
 		c.Messages = append(c.Messages, cm)
 	}
-	for _, q := range det.Card.Quotes {
-		found := slices.ContainsFunc(det.Sources, func(m stratagate.Message) bool { return events.QuoteIn(q, m.Content) })
-		c.OK = c.OK && found
-		c.Quotes = append(c.Quotes, quoteRow{Text: q, Found: found})
+	c.Quotes = quoteRows(&det)
+	for _, q := range c.Quotes {
+		c.OK = c.OK && q.Found
 	}
 	return c, nil
 }
