@@ -41,7 +41,9 @@ type AskOptions struct {
 	Answerer gate.Answerer
 	// NoRecord answers without recording the assessment or the use, so
 	// no memory gains weight: a person looking (the viewer's Ask), not an
-	// agent answering from memory. Model usage is still charged.
+	// agent answering from memory. Model usage is still charged. As on a
+	// ReadOnly Memory, Answer.AssessmentID then names no stored
+	// assessment, so RecordMemoryUse refuses it.
 	NoRecord bool
 }
 
