@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -327,13 +326,8 @@ func (ix *Index) saveStats(b *buckets, st *stats) error {
 // Add indexes doc inside tx and returns its doc number. Doc numbers are
 // assigned densely in Add order.
 func (ix *Index) Add(tx *bolt.Tx, doc Doc) (uint32, error) {
-	if len(doc.Fields) != len(ix.fields) {
-		return 0, fmt.Errorf("index %s: %w: %d fields, want %d", ix.name, ErrSchema, len(doc.Fields), len(ix.fields))
-	}
-	for _, k := range doc.Keywords {
-		if k == "" || strings.IndexByte(k, 0) >= 0 {
-			return 0, fmt.Errorf("index %s: %w: keyword %q", ix.name, ErrSchema, k)
-		}
+	if err := ix.checkDoc(&doc); err != nil {
+		return 0, err
 	}
 	if err := ix.Create(tx); err != nil {
 		return 0, err
@@ -369,10 +363,7 @@ func (ix *Index) Add(tx *bolt.Tx, doc Doc) (uint32, error) {
 			}
 		}
 	}
-	kws := append([]string{scopePrefix + doc.Scope}, doc.Keywords...)
-	slices.Sort(kws)
-	kws = slices.Compact(kws)
-	for _, kw := range kws {
+	for _, kw := range docKeywords(nil, &doc) {
 		if err := ix.addKeyword(b, kw, d, st.Gen); err != nil {
 			return 0, err
 		}

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"sort"
@@ -29,6 +30,12 @@ type Query struct {
 	From, To time.Time
 	// K is the number of results; ≤ 0 means 10.
 	K int
+	// Pending, when set, adds the buffered documents numbered after the
+	// transaction's persisted ones up to PendingEnd: they are ranked as if
+	// they had been added to the index. A Buffer that does not hold all of
+	// them makes the query fail with ErrBufferGap.
+	Pending    *Buffer
+	PendingEnd uint32
 }
 
 // Result is one hit: the record id, its doc number and its score.
@@ -91,6 +98,15 @@ type search struct {
 	bfields []bm25.Field
 	p1      bm25.Params // single-field scoring: k1 and the field's own b
 	seen    map[string]struct{}
+	// Buffered documents (see Buffer): the distinct query terms in query
+	// order with their idf, per-window-document sums and hits, per-field
+	// term frequencies of one term, and the documents it touched.
+	pterms     []pterm
+	psum       []float64
+	phit       []bool
+	ptf        []uint16
+	ptouched   []int
+	outOfOrder bool // documents were pushed out of doc order before the main pass
 }
 
 var searchPool = sync.Pool{New: func() any { return &search{seen: make(map[string]struct{})} }}
@@ -129,76 +145,136 @@ func (ix *Index) search(tx *bolt.Tx, q Query, exhaustive bool) ([]Result, error)
 	if err != nil {
 		return nil, err
 	}
-
-	// Filters: union of scopes, intersection with keywords and time, minus
-	// tombstones. Checked per candidate, with Contains on the bitmaps or,
-	// when there are many candidates, on one bitset built from them.
-	for _, sc := range q.Scopes {
-		bm, err := ix.scope(b, sc)
-		if err != nil {
-			return nil, err
+	// Buffered documents (Query.Pending) follow the persisted ones: they
+	// join the corpus statistics the scores use (gst), while the filters
+	// and doc tables below are the persisted index's (st).
+	gst := st
+	var w window
+	if q.Pending != nil {
+		if !q.Pending.Covers(st.Docs, q.PendingEnd) {
+			return nil, fmt.Errorf("index %s: %w (persisted %d, query sees up to %d)", ix.name, ErrBufferGap, st.Docs, q.PendingEnd)
 		}
-		if bm != nil {
-			s.scopes = append(s.scopes, bm)
+		q.Pending.mu.RLock()
+		defer q.Pending.mu.RUnlock()
+		if w = q.Pending.window(st.Docs, q.PendingEnd); w.n > 0 {
+			g := *st
+			g.Docs += uint32(w.n)
+			g.TotalLen = slices.Clone(st.TotalLen)
+			for i := range w.n {
+				for f, l := range w.bf.docs[w.off+i].lens {
+					g.TotalLen[f] += uint64(l)
+				}
+			}
+			gst = &g
 		}
 	}
-	if len(s.scopes) == 0 {
-		return nil, nil
+	from, to := int64(math.MinInt64), int64(math.MaxInt64)
+	if !q.From.IsZero() {
+		from = q.From.UnixNano()
 	}
-	for _, kw := range q.Keywords {
-		bm, err := ix.keyword(b, kw)
-		if err != nil {
-			return nil, err
-		}
-		if bm == nil {
-			return nil, nil
-		}
-		s.must = append(s.must, bm)
-	}
-	if !q.From.IsZero() || !q.To.IsZero() {
-		from, to := int64(math.MinInt64), int64(math.MaxInt64)
-		if !q.From.IsZero() {
-			from = q.From.UnixNano()
-		}
-		if !q.To.IsZero() {
-			to = q.To.UnixNano()
-		}
-		bm, err := timeRange(b, st, from, to)
-		if err != nil {
-			return nil, err
-		}
-		s.must = append(s.must, bm)
-	}
-	if s.tomb, err = ix.keyword(b, tombKeyword); err != nil {
-		return nil, err
+	if !q.To.IsZero() {
+		to = q.To.UnixNano()
 	}
 
-	if err := ix.plan(b, s, st, q.Terms); err != nil {
+	persisted, err := ix.filters(b, s, st, &q, from, to)
+	if err != nil {
 		return nil, err
 	}
-	if len(s.terms) == 0 {
+	if err := ix.plan(b, s, gst, q.Terms, persisted, &w); err != nil {
+		return nil, err
+	}
+	if len(s.terms) == 0 && len(s.pterms) == 0 {
 		return nil, nil
 	}
-	s.prepareFilter(st)
 	if s.topk == nil || s.k != k {
 		s.topk, s.k = bm25.NewTopK(k), k
 	} else {
 		s.topk.Reset()
 	}
-	if exhaustive {
-		s.exhaustive()
-	} else {
-		s.maxScore()
+	// Buffered documents are scored first; they come after every
+	// persisted one in doc order, so the persisted pass treats them like
+	// seeded documents (see maxScore).
+	s.outOfOrder = s.scorePending(&w, &q, from, to)
+	if len(s.terms) > 0 {
+		s.prepareFilter(st)
+		if exhaustive {
+			s.exhaustive()
+		} else {
+			s.maxScore()
+		}
 	}
 	s.ranked = s.topk.Results(s.ranked[:0])
 	out := make([]Result, len(s.ranked))
 	for i, r := range s.ranked {
 		out[i] = Result{Doc: uint32(r.ID), Score: r.Score}
 	}
+	if w.n > 0 {
+		// Persisted docs first (recordIDs resolves them), buffered ones
+		// from the window.
+		var stored []Result
+		for i := range out {
+			if out[i].Doc > st.Docs {
+				out[i].ID = w.doc(out[i].Doc).doc.ID
+			} else {
+				stored = append(stored, out[i])
+			}
+		}
+		if err := ix.recordIDs(b, st, stored); err != nil {
+			return nil, err
+		}
+		j := 0
+		for i := range out {
+			if out[i].Doc <= st.Docs {
+				out[i].ID = stored[j].ID
+				j++
+			}
+		}
+		return out, nil
+	}
 	if err := ix.recordIDs(b, st, out); err != nil {
 		return nil, err
 	}
 	return out, nil
+}
+
+// filters loads the persisted index's filters for q into s: the union of
+// scopes, the keywords and time range every result must match, and the
+// tombstones. It reports false when no persisted document can pass them.
+func (ix *Index) filters(b *buckets, s *search, st *stats, q *Query, from, to int64) (bool, error) {
+	for _, sc := range q.Scopes {
+		bm, err := ix.scope(b, sc)
+		if err != nil {
+			return false, err
+		}
+		if bm != nil {
+			s.scopes = append(s.scopes, bm)
+		}
+	}
+	if len(s.scopes) == 0 {
+		return false, nil
+	}
+	for _, kw := range q.Keywords {
+		bm, err := ix.keyword(b, kw)
+		if err != nil {
+			return false, err
+		}
+		if bm == nil {
+			return false, nil
+		}
+		s.must = append(s.must, bm)
+	}
+	if from != math.MinInt64 || to != math.MaxInt64 {
+		bm, err := timeRange(b, st, from, to)
+		if err != nil {
+			return false, err
+		}
+		s.must = append(s.must, bm)
+	}
+	var err error
+	if s.tomb, err = ix.keyword(b, tombKeyword); err != nil {
+		return false, err
+	}
+	return true, nil
 }
 
 func (s *search) release() {
@@ -215,6 +291,8 @@ func (s *search) release() {
 	s.scopes = s.scopes[:0]
 	s.tomb = nil
 	clear(s.seen)
+	s.pterms = s.pterms[:0]
+	s.outOfOrder = false
 	// Drop every reference into the transaction (buckets, cursors).
 	s.b = buckets{rkey: s.b.rkey[:0], ckey: s.b.ckey[:0]}
 	searchPool.Put(s)
@@ -344,7 +422,14 @@ func (s *search) allowed(d uint32) bool {
 
 // plan loads the postings of each distinct query term and computes its
 // idf and score upper bound.
-func (ix *Index) plan(b *buckets, s *search, st *stats, terms []string) error {
+//
+// st holds the statistics scores use (persisted plus buffered documents).
+// With persisted false no persisted document can pass the filters: the
+// postings are then only read for the document frequencies of terms that
+// buffered documents hold. Every distinct term with a document frequency
+// goes to s.pterms (for the buffered documents), every term with
+// persisted postings to s.terms.
+func (ix *Index) plan(b *buckets, s *search, st *stats, terms []string, persisted bool, w *window) error {
 	nf := len(ix.fields)
 	s.p1 = bm25.Params{K1: params.K1, B: ix.fields[0].B}
 	if cap(s.avgs) < nf {
@@ -371,16 +456,29 @@ func (ix *Index) plan(b *buckets, s *search, st *stats, terms []string) error {
 			slot := &s.terms[:n+1][n]
 			qt.fposts, qt.fpos = slot.fposts[:0], slot.fpos[:0]
 		}
+		dfPending := w.df(t)
+		if !persisted && dfPending == 0 {
+			continue
+		}
 		if nf == 1 {
 			p, err := ix.term(b, 0, t)
 			if err != nil {
 				return err
 			}
 			if p == nil || len(p.docs) == 0 {
+				if dfPending > 0 {
+					s.pterms = append(s.pterms, pterm{t, bm25.IDF(int(st.Docs), dfPending)})
+				}
+				continue
+			}
+			qt.idf = bm25.IDF(int(st.Docs), len(p.docs)+dfPending)
+			if dfPending > 0 {
+				s.pterms = append(s.pterms, pterm{t, qt.idf})
+			}
+			if !persisted {
 				continue
 			}
 			qt.post, qt.docs = p, p.docs
-			qt.idf = bm25.IDF(int(st.Docs), len(p.docs))
 			for _, pt := range p.front {
 				qt.ub = max(qt.ub, s.p1.UpperBound(qt.idf, float64(pt.tf), float64(pt.len), s.avgs[0]))
 			}
@@ -402,10 +500,21 @@ func (ix *Index) plan(b *buckets, s *search, st *stats, terms []string) error {
 				}
 			}
 			if !any {
+				if dfPending > 0 {
+					s.pterms = append(s.pterms, pterm{t, bm25.IDF(int(st.Docs), dfPending)})
+				}
+				qt.fposts, qt.fpos = qt.fposts[:0], qt.fpos[:0]
 				continue
 			}
 			qt.docs = unionDocs(qt.fposts)
-			qt.idf = bm25.IDF(int(st.Docs), len(qt.docs))
+			qt.idf = bm25.IDF(int(st.Docs), len(qt.docs)+dfPending)
+			if dfPending > 0 {
+				s.pterms = append(s.pterms, pterm{t, qt.idf})
+			}
+			if !persisted {
+				qt.fposts, qt.fpos = qt.fposts[:0], qt.fpos[:0]
+				continue
+			}
 			qt.ub = bm25.BM25F(params, s.bfields, s.tfs, s.lens, s.avgs, qt.idf) * ubSlack
 		}
 		s.terms = append(s.terms, qt)
@@ -597,8 +706,11 @@ func (s *search) maxScore() {
 	// threshold document's.
 	var seeded *qterm
 	var minDoc uint32 // doc number of the threshold entry
+	// Buffered documents pushed before this pass (s.outOfOrder) are kept
+	// out of doc order as seeded ones are.
+	outOfOrder := s.outOfOrder
 	if top := s.order[n-1]; n >= 2 && len(top.docs) <= seedLimit(s) {
-		seeded = top
+		seeded, outOfOrder = top, true
 		for _, d := range top.docs {
 			if s.allowed(d) {
 				s.topk.Push(uint64(d), s.fullScore(d))
@@ -612,7 +724,7 @@ func (s *search) maxScore() {
 	// canWin reports whether a candidate d whose score is at most bound
 	// may enter the top k.
 	canWin := func(bound float64, d uint32) bool {
-		return !full || bound > threshold || (seeded != nil && bound == threshold && d < minDoc)
+		return !full || bound > threshold || (outOfOrder && bound == threshold && d < minDoc)
 	}
 	update := func() {
 		min, ok := s.topk.Min()
@@ -624,7 +736,7 @@ func (s *search) maxScore() {
 		// at most prefix[firstEssential-1]; with seeding it could still
 		// tie its way in, so only a strictly smaller sum makes them
 		// non-essential.
-		for firstEssential < n && (s.prefix[firstEssential] < threshold || (seeded == nil && s.prefix[firstEssential] == threshold)) {
+		for firstEssential < n && (s.prefix[firstEssential] < threshold || (!outOfOrder && s.prefix[firstEssential] == threshold)) {
 			firstEssential++
 		}
 	}

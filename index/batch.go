@@ -1,0 +1,231 @@
+package index
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/RoaringBitmap/roaring/v2"
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/stratagate/stratagate/kv"
+)
+
+// AddBatch indexes docs inside tx, in order, and returns the doc number of
+// the first (the others follow densely). The stored index is the one that
+// len(docs) calls of Add would leave — the same doc numbers, posting
+// blocks, tables and bitmaps, byte for byte; only generation counters
+// differ (one bump for the batch) — but each term record, posting block
+// and keyword chunk is read and written once per batch instead of once per
+// document, which is what makes bulk ingest and merging a Buffer cheap.
+// Nothing is written if it returns an error (the caller's transaction
+// rolls back).
+func (ix *Index) AddBatch(tx *bolt.Tx, docs []Doc) (uint32, error) {
+	if len(docs) == 0 {
+		return 0, nil
+	}
+	seen := make(map[uint64]struct{}, len(docs))
+	for i := range docs {
+		if err := ix.checkDoc(&docs[i]); err != nil {
+			return 0, err
+		}
+		if _, dup := seen[docs[i].ID]; dup {
+			return 0, fmt.Errorf("index %s: %w: record %d twice in one batch", ix.name, ErrDuplicate, docs[i].ID)
+		}
+		seen[docs[i].ID] = struct{}{}
+	}
+	if err := ix.Create(tx); err != nil {
+		return 0, err
+	}
+	b, err := ix.buckets(tx)
+	if err != nil {
+		return 0, err
+	}
+	st, err := ix.loadStats(b)
+	if err != nil {
+		return 0, err
+	}
+	if uint64(st.Docs)+uint64(len(docs)) >= uint64(^uint32(0)) {
+		return 0, fmt.Errorf("index %s: %w", ix.name, ErrFull)
+	}
+	st.Gen++
+	firstDoc := st.Docs + 1
+
+	// Postings and keyword members grouped by key, in doc order.
+	type pend struct {
+		d  uint32
+		tf uint16
+		l  uint32
+	}
+	postings := map[string][]pend{}
+	members := map[string][]uint32{}
+	var kws []string
+	for i := range docs {
+		doc := &docs[i]
+		if _, ok, err := lookupID(b.ids, doc.ID); err != nil {
+			return 0, fmt.Errorf("index %s: %w", ix.name, err)
+		} else if ok {
+			return 0, fmt.Errorf("index %s: %w: record %d", ix.name, ErrDuplicate, doc.ID)
+		}
+		st.Docs++
+		st.Live++
+		d := st.Docs
+		for f, terms := range doc.Fields {
+			st.TotalLen[f] += uint64(len(terms))
+			for _, tt := range countTerms(terms) {
+				k := string(termKey(nil, uint8(f), tt.term))
+				postings[k] = append(postings[k], pend{d, tt.tf, uint32(len(terms))})
+			}
+		}
+		kws = docKeywords(kws[:0], doc)
+		for _, kw := range kws {
+			members[kw] = append(members[kw], d)
+		}
+		if !doc.Start.IsZero() {
+			end := doc.End
+			if end.IsZero() || end.Before(doc.Start) {
+				end = doc.Start
+			}
+			startNS, endNS := doc.Start.UnixNano(), end.UnixNano()
+			st.MaxSpan = max(st.MaxSpan, endNS-startNS)
+			if err := addTime(b.time, d, startNS, endNS); err != nil {
+				return 0, fmt.Errorf("index %s: %w", ix.name, err)
+			}
+		}
+		if err := appendDoc(b.docs, d, doc.ID); err != nil {
+			return 0, fmt.Errorf("index %s: %w", ix.name, err)
+		}
+		if err := putID(b.ids, doc.ID, d); err != nil {
+			return 0, fmt.Errorf("index %s: %w", ix.name, err)
+		}
+	}
+
+	// Terms in key order, so that writes happen in a deterministic order.
+	keys := make([]string, 0, len(postings))
+	for k := range postings {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		ps := postings[k]
+		field, term := k[0], k[1:]
+		var tr termRecord
+		if v := b.terms.Get([]byte(k)); v != nil {
+			if tr, err = decodeTermRecord(v); err != nil {
+				return 0, err
+			}
+		}
+		// cur is the block postings go to, as Add would find it: the
+		// term's last block while it is under blockBytes, else a new one.
+		var cur []byte
+		if tr.DF > 0 {
+			if ps[0].d <= tr.Last {
+				return 0, fmt.Errorf("index %s: %w: doc %d not after %d", ix.name, kv.ErrCorrupt, ps[0].d, tr.Last)
+			}
+			old := b.post.Get(postKey(nil, field, term, tr.Block))
+			if len(old) < 3 || old[0] != postingVersion {
+				return 0, fmt.Errorf("index %s: %w: term %q: last posting block %d missing or bad", ix.name, kv.ErrCorrupt, term, tr.Block)
+			}
+			cur = append(make([]byte, 0, blockBytes+16), old...)
+		}
+		for _, p := range ps {
+			if tr.DF > 0 && len(cur) < blockBytes {
+				cur = appendPosting(cur, p.d-tr.Last, p.tf, p.l)
+			} else {
+				if cur != nil {
+					if err := b.post.Put(postKey(nil, field, term, tr.Block), cur); err != nil {
+						return 0, err
+					}
+				}
+				tr.Block = p.d
+				cur = appendPosting(append(make([]byte, 0, blockBytes+16), postingVersion), 0, p.tf, p.l)
+			}
+			tr.DF++
+			tr.MaxTF = max(tr.MaxTF, p.tf)
+			tr.Last = p.d
+		}
+		tr.Gen = st.Gen
+		if err := b.post.Put(postKey(nil, field, term, tr.Block), cur); err != nil {
+			return 0, err
+		}
+		if err := b.terms.Put([]byte(k), tr.encode()); err != nil {
+			return 0, err
+		}
+	}
+
+	kwKeys := make([]string, 0, len(members))
+	for kw := range members {
+		kwKeys = append(kwKeys, kw)
+	}
+	slices.Sort(kwKeys)
+	for _, kw := range kwKeys {
+		if err := ix.addKeywordDocs(b, kw, members[kw], st.Gen); err != nil {
+			return 0, err
+		}
+	}
+	return firstDoc, ix.saveStats(b, &st)
+}
+
+// checkDoc validates doc against the index's fields and keyword rules.
+func (ix *Index) checkDoc(doc *Doc) error {
+	if len(doc.Fields) != len(ix.fields) {
+		return fmt.Errorf("index %s: %w: %d fields, want %d", ix.name, ErrSchema, len(doc.Fields), len(ix.fields))
+	}
+	for _, k := range doc.Keywords {
+		if k == "" || strings.IndexByte(k, 0) >= 0 {
+			return fmt.Errorf("index %s: %w: keyword %q", ix.name, ErrSchema, k)
+		}
+	}
+	return nil
+}
+
+// docKeywords appends doc's keywords, its scope keyword included, sorted
+// and without duplicates, to dst.
+func docKeywords(dst []string, doc *Doc) []string {
+	dst = append(dst, scopePrefix+doc.Scope)
+	dst = append(dst, doc.Keywords...)
+	slices.Sort(dst)
+	return slices.Compact(dst)
+}
+
+// addKeywordDocs adds the doc numbers ds (ascending) to keyword kw: its
+// record once, and each bitmap chunk they fall in once.
+func (ix *Index) addKeywordDocs(b *buckets, kw string, ds []uint32, gen uint64) error {
+	var kr kwRecord
+	if v := b.kwmeta.Get([]byte(kw)); v != nil {
+		var err error
+		if kr, err = decodeKWRecord(v); err != nil {
+			return err
+		}
+	}
+	kr.Count += uint32(len(ds))
+	kr.Gen = gen
+	if err := b.kwmeta.Put([]byte(kw), kr.encode()); err != nil {
+		return err
+	}
+	for i := 0; i < len(ds); {
+		ch := ds[i] >> chunkShift
+		j := i
+		for j < len(ds) && ds[j]>>chunkShift == ch {
+			j++
+		}
+		k := kwKey(nil, kw, ch)
+		bm := roaring.New()
+		if v := b.kw.Get(k); v != nil {
+			var err error
+			if bm, err = decodeBitmap(v); err != nil {
+				return err
+			}
+		}
+		bm.AddMany(ds[i:j])
+		v, err := encodeBitmap(bm)
+		if err != nil {
+			return err
+		}
+		if err := b.kw.Put(k, v); err != nil {
+			return err
+		}
+		i = j
+	}
+	return nil
+}
