@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	bolt "go.etcd.io/bbolt"
@@ -17,14 +18,21 @@ const receiptVersion byte = 1
 // maxGroup bounds how many Appends one group commit carries.
 const maxGroup = 128
 
-type appendReq struct {
+// turnReq is one turn of an appendReq.
+type turnReq struct {
 	turn    Turn
 	msgs    []Message
 	stamped []bool     // msgs[i].At was stamped with the clock (the caller gave none)
 	terms   [][]string // raw-index terms per message, computed by the caller's goroutine
 	res     TurnRef
-	err     error
-	done    chan struct{}
+}
+
+// appendReq is one Append (one turn) or AppendBatch (its turns, committed
+// together or not at all) waiting for the commit loop.
+type appendReq struct {
+	turns []turnReq
+	err   error
+	done  chan struct{}
 }
 
 // Append stores one completed turn and returns once it is durable (fsynced
@@ -45,29 +53,51 @@ func (m *Memory) Append(ctx context.Context, t Turn) (TurnRef, error) {
 	if m.opts.ReadOnly {
 		return TurnRef{}, ErrReadOnly
 	}
-	msgs, stamped, err := m.checkTurn(&t)
+	tr, err := m.prepareTurn(t)
 	if err != nil {
 		return TurnRef{}, err
 	}
-	req := &appendReq{turn: t, msgs: msgs, stamped: stamped, terms: make([][]string, len(msgs)), done: make(chan struct{})}
-	for i := range msgs {
-		req.terms[i] = messageTerms(&msgs[i])
+	req := &appendReq{turns: []turnReq{tr}, done: make(chan struct{})}
+	if err := m.commit(ctx, req); err != nil {
+		return TurnRef{}, err
 	}
+	return req.turns[0].res, nil
+}
+
+// prepareTurn validates t and tokenizes its messages for the raw index, on
+// the caller's goroutine.
+func (m *Memory) prepareTurn(t Turn) (turnReq, error) {
+	msgs, stamped, err := m.checkTurn(&t)
+	if err != nil {
+		return turnReq{}, err
+	}
+	tr := turnReq{turn: t, msgs: msgs, stamped: stamped, terms: make([][]string, len(msgs))}
+	for i := range msgs {
+		tr.terms[i] = messageTerms(&msgs[i])
+	}
+	return tr, nil
+}
+
+// commit hands req to the commit loop and waits for its outcome.
+func (m *Memory) commit(ctx context.Context, req *appendReq) error {
 	select {
 	case m.commits <- req:
 	case <-ctx.Done():
-		return TurnRef{}, classify(ctx.Err())
+		return classify(ctx.Err())
 	}
-	// Once queued the turn is committed whatever ctx does: waiting keeps
+	// Once queued the turns are committed whatever ctx does: waiting keeps
 	// the answer truthful (a receipt makes a retry safe either way).
 	<-req.done
 	if req.err != nil {
-		return TurnRef{}, req.err
+		return req.err
 	}
-	if req.res.SealedBlockID != 0 && !req.res.Duplicate {
-		m.runner.Notify()
+	for _, tr := range req.turns {
+		if tr.res.SealedBlockID != 0 && !tr.res.Duplicate {
+			m.runner.Notify()
+			break
+		}
 	}
-	return req.res, nil
+	return nil
 }
 
 func invalid(specific error, format string, a ...any) error {
@@ -150,28 +180,55 @@ func (m *Memory) checkTurn(t *Turn) ([]Message, []bool, error) {
 	return msgs, stamped, nil
 }
 
-// commitLoop is the group committer: it takes the first waiting Append,
+// commitLoop is the group committer: it takes the first waiting request,
 // gathers every other one already queued (without waiting for more) and
 // commits them in one transaction. If that transaction fails, each request
 // is retried alone so that one bad request cannot fail its neighbours.
+// Between groups it merges the raw index's buffer when it is full, or
+// when it has waited mergeIdle for the next request.
 func (m *Memory) commitLoop() {
 	defer close(m.flushed)
 	group := make([]*appendReq, 0, maxGroup)
-	for first := range m.commits {
+	idle := time.NewTimer(mergeIdle)
+	defer idle.Stop()
+	for {
+		var first *appendReq
+		if m.rawBuf.cur.Load().Len() > 0 {
+			idle.Reset(mergeIdle)
+			select {
+			case r, ok := <-m.commits:
+				if !ok {
+					return
+				}
+				first = r
+			case <-idle.C:
+				m.mergeLogged()
+				continue
+			}
+		} else {
+			r, ok := <-m.commits
+			if !ok {
+				return
+			}
+			first = r
+		}
 		group = append(group[:0], first)
+		turns := len(first.turns)
 	gather:
-		for len(group) < maxGroup {
+		for len(group) < maxGroup && turns < MaxBatchTurns {
 			select {
 			case r, ok := <-m.commits:
 				if !ok {
 					break gather
 				}
 				group = append(group, r)
+				turns += len(r.turns)
 			default:
 				break gather
 			}
 		}
-		err := m.db.Update(func(tx *bolt.Tx) error {
+		m.rawBuf.mu.Lock()
+		err := m.rawUpdateLocked(func(tx *bolt.Tx) error {
 			for _, r := range group {
 				if r.err = m.appendTx(tx, r); r.err != nil {
 					return r.err
@@ -181,19 +238,45 @@ func (m *Memory) commitLoop() {
 		})
 		if err != nil && len(group) > 1 {
 			for _, r := range group {
-				r.err = m.db.Update(func(tx *bolt.Tx) error { return m.appendTx(tx, r) })
+				r.err = m.rawUpdateLocked(func(tx *bolt.Tx) error { return m.appendTx(tx, r) })
 			}
 		} else if err != nil {
 			group[0].err = err
 		}
+		full := m.rawBuf.cur.Load().Len() >= max(m.opts.IndexBuffer, 1)
+		m.rawBuf.mu.Unlock()
 		for _, r := range group {
 			close(r.done)
+		}
+		if full {
+			m.mergeLogged()
 		}
 	}
 }
 
-// appendTx writes one turn inside tx, or finds its receipt.
+// mergeLogged merges the raw index's buffer; a failure is logged and the
+// buffer kept (the next merge, or the next Open, indexes it).
+func (m *Memory) mergeLogged() {
+	if err := m.flushRaw(); err != nil {
+		m.opts.Logger.Error("raw index merge failed; documents stay buffered", "err", err)
+	}
+}
+
+// appendTx writes the turns of r inside tx.
 func (m *Memory) appendTx(tx *bolt.Tx, r *appendReq) error {
+	for i := range r.turns {
+		if err := m.appendTurnTx(tx, &r.turns[i]); err != nil {
+			if len(r.turns) > 1 {
+				return fmt.Errorf("turn %d: %w", i, err)
+			}
+			return err
+		}
+	}
+	return nil
+}
+
+// appendTurnTx writes one turn inside tx, or finds its receipt.
+func (m *Memory) appendTurnTx(tx *bolt.Tx, r *turnReq) error {
 	r.res = TurnRef{}
 	rb := tx.Bucket(kv.BucketReceipts)
 	if r.turn.ReceiptID != "" {
@@ -217,7 +300,7 @@ func (m *Memory) appendTx(tx *bolt.Tx, r *appendReq) error {
 		return err
 	}
 	for i := range msgs {
-		if _, err := m.raw.Add(tx, rawDoc(&msgs[i], r.turn.Scope, r.terms[i])); err != nil {
+		if err := m.stageRaw(&msgs[i], r.turn.Scope, r.terms[i]); err != nil {
 			return err
 		}
 	}
@@ -237,7 +320,7 @@ func (m *Memory) appendTx(tx *bolt.Tx, r *appendReq) error {
 // fields, and the time where the caller gave one; a time stamped by the
 // clock differs on every retry). A receipt reused for another turn is
 // ErrReceiptConflict: answering Duplicate would drop the new turn silently.
-func sameTurn(tx *bolt.Tx, r *appendReq) error {
+func sameTurn(tx *bolt.Tx, r *turnReq) error {
 	conflict := func(format string, a ...any) error {
 		return fmt.Errorf("%w: receipt %q: %s", ErrReceiptConflict, r.turn.ReceiptID, fmt.Sprintf(format, a...))
 	}

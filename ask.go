@@ -554,10 +554,22 @@ func (m *Memory) weighTerms(ctx context.Context, q *gate.Question) error {
 	}
 	w := make([]float64, len(q.Terms))
 	err = m.db.View(func(tx *bolt.Tx) error {
+		pend, end, err := m.rawPending(tx)
+		if err != nil {
+			return err
+		}
+		persisted, err := m.raw.Count(tx)
+		if err != nil {
+			return err
+		}
 		for i, t := range q.Terms {
 			df, n, err := m.raw.DocFreq(tx, 0, t)
 			if err != nil {
 				return err
+			}
+			if pend != nil {
+				pdf, pn := pend.DocFreq(0, t, uint32(persisted), end)
+				df, n = df+pdf, n+pn
 			}
 			if n == 0 {
 				w = nil

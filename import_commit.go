@@ -38,7 +38,7 @@ func (m *Memory) ImportCommit(ctx context.Context, id uint64, c Confirmations) (
 		return ImportResult{}, ErrReadOnly
 	}
 	var res ImportResult
-	err = m.db.Update(func(tx *bolt.Tx) error {
+	err = m.rawUpdate(func(tx *bolt.Tx) error {
 		r, err := getImport(tx, id)
 		if err != nil {
 			return err
@@ -139,7 +139,7 @@ func (m *Memory) applyImport(tx *bolt.Tx, r *importRecord, doc *extmem.Document)
 	if err != nil {
 		return ImportResult{}, err
 	}
-	if _, err := m.raw.Add(tx, rawDoc(&msgs[0], r.Scope, messageTerms(&msgs[0]))); err != nil {
+	if err := m.stageRaw(&msgs[0], r.Scope, messageTerms(&msgs[0])); err != nil {
 		return ImportResult{}, err
 	}
 	r.Thread, r.Block, r.Message = thread, tr.SealedBlockID, msgs[0].ID

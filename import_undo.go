@@ -31,6 +31,14 @@ func (m *Memory) ImportUndo(ctx context.Context, id uint64) error {
 	if m.opts.ReadOnly {
 		return ErrReadOnly
 	}
+	// The undo tombstones the batch's message in the raw index, so what
+	// the buffer holds is merged first (a buffered document cannot be
+	// deleted).
+	m.rawBuf.mu.Lock()
+	defer m.rawBuf.mu.Unlock()
+	if err := m.mergeRaw(); err != nil {
+		return err
+	}
 	return m.db.Update(func(tx *bolt.Tx) error {
 		r, err := getImport(tx, id)
 		if err != nil {

@@ -27,6 +27,7 @@ type Memory struct {
 	events *index.Index // event cards, BM25F over their fields
 	graph  *index.Index // graph nodes, BM25F over name, aliases, tags, state, facts, relations
 	obs    *observer    // retrieval log writer; nil when read-only
+	rawBuf rawBuffer    // raw index documents not yet merged (see rawbuffer.go)
 
 	commits chan *appendReq
 	flushed chan struct{} // closed when the commit loop exits
@@ -55,6 +56,17 @@ func Open(path string, opts *Options) (*Memory, error) {
 	}
 	m := &Memory{db: db, opts: o, raw: newRawIndex(), events: events.NewIndex(), graph: graph.NewIndex()}
 	if o.ReadOnly {
+		// A file left by a crash may hold messages its raw index lacks:
+		// rank them from a buffer built once, here. An index of an older
+		// layout is reported by the searches that need it.
+		if err := m.db.View(func(tx *bolt.Tx) error {
+			b, _, err := m.rawPending(tx)
+			m.rawBuf.cur.Store(b)
+			return err
+		}); err != nil && !errors.Is(err, index.ErrLayout) {
+			_ = db.Close()
+			return nil, classify(err)
+		}
 		return m, nil
 	}
 	if err := m.ensureIndexes(); err != nil {
@@ -92,15 +104,21 @@ func (m *Memory) Close() error {
 	}
 	m.mu.closed = true
 	m.mu.Unlock()
+	var mergeErr error
 	if m.commits != nil {
 		close(m.commits)
 		<-m.flushed
+		// Not needed for safety (Open re-indexes what a buffer held), but
+		// the next Open then starts at once.
+		if mergeErr = m.flushRaw(); mergeErr != nil {
+			m.opts.Logger.Error("raw index merge at close failed; the next Open re-indexes", "err", mergeErr)
+		}
 	}
 	if m.runner != nil {
 		m.runner.Stop()
 	}
 	m.stopObserver()
-	return classify(m.db.Close())
+	return classify(errors.Join(mergeErr, m.db.Close()))
 }
 
 // enter read-locks m for one call; the caller must call the returned
@@ -132,6 +150,9 @@ func (m *Memory) WaitIdle(ctx context.Context) error {
 		return ErrReadOnly
 	}
 	m.flushObservations()
+	if err := m.flushRaw(); err != nil {
+		return classify(err)
+	}
 	err = m.runner.WaitIdle(ctx)
 	if errors.Is(err, wal.ErrStopped) {
 		return ErrClosed

@@ -57,6 +57,13 @@ type Options struct {
 	// JobBackoff is the first retry delay of a failed job, doubled per
 	// attempt up to 10s. Default 100ms.
 	JobBackoff time.Duration
+	// IndexBuffer is how many appended messages the raw index may hold in
+	// memory before they are merged into the file's postings in one
+	// transaction; they are searchable at once either way, and a crash
+	// loses none (Open re-indexes them from the stored messages). A merge
+	// also runs after a second without Appends, in WaitIdle and in Close.
+	// Default 2048; negative merges at every commit (no buffering).
+	IndexBuffer int
 }
 
 // Defaults.
@@ -67,9 +74,12 @@ const (
 	DefaultMaxTurnMessages = 256
 	DefaultJobAttempts     = 4
 	DefaultJobBackoff      = 100 * time.Millisecond
+	DefaultIndexBuffer     = 2048
 
 	maxBlockTurns = 10000
-	maxNameBytes  = 256
+	// maxIndexBuffer bounds IndexBuffer: a merge is one transaction.
+	maxIndexBuffer = 1 << 20
+	maxNameBytes   = 256
 )
 
 // withDefaults returns a copy of o with defaults filled in, or an error
@@ -115,6 +125,12 @@ func (o *Options) withDefaults() (Options, error) {
 		c.JobBackoff = DefaultJobBackoff
 	case c.JobBackoff < 0:
 		bad = append(bad, fmt.Sprintf("JobBackoff %v is negative", c.JobBackoff))
+	}
+	switch {
+	case c.IndexBuffer == 0:
+		c.IndexBuffer = DefaultIndexBuffer
+	case c.IndexBuffer > maxIndexBuffer:
+		bad = append(bad, fmt.Sprintf("IndexBuffer %d beyond %d", c.IndexBuffer, maxIndexBuffer))
 	}
 	switch {
 	case c.LockTimeout == 0:

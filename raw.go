@@ -191,6 +191,9 @@ func (m *Memory) SearchRaw(ctx context.Context, q Query) ([]Hit, error) {
 	var hits []Hit
 	err = m.db.View(func(tx *bolt.Tx) error {
 		iq := index.Query{Terms: terms, Scopes: q.Scopes, K: q.Limit, From: q.From, To: q.To}
+		if iq.Pending, iq.PendingEnd, err = m.rawPending(tx); err != nil {
+			return err
+		}
 		if q.Thread != "" {
 			if _, ok, err := layers.GetThread(tx, q.Thread); err != nil {
 				return err

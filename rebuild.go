@@ -34,12 +34,27 @@ func (m *Memory) ensureIndexes() error {
 		if err != nil && !old {
 			return err
 		}
-		if old || uint64(n) != tx.Bucket(kv.BucketMessages).Sequence() {
+		seq := tx.Bucket(kv.BucketMessages).Sequence()
+		switch {
+		case old || uint64(n) > seq:
 			m.opts.Logger.Warn("raw index out of date; rebuilding", "indexed", n)
 			if err := rebuildRaw(tx, m.raw); err != nil {
 				return err
 			}
+		case uint64(n) < seq:
+			// Messages appended after the last merge of the raw index's
+			// buffer, by a process that then stopped without merging.
+			done, err := recoverRaw(tx, m.raw, uint64(n), seq)
+			if err != nil {
+				return err
+			}
+			m.opts.Logger.Info("raw index: re-indexed messages past the last merge from L5", "messages", done)
 		}
+		if seq >= 1<<32-1 {
+			return fmt.Errorf("%w: message sequence %d beyond the raw index's range", kv.ErrCorrupt, seq)
+		}
+		m.rawBuf.cur.Store(m.raw.NewBuffer(uint32(seq) + 1))
+		m.rawBuf.prev.Store(nil)
 		if err := m.events.Create(tx); err != nil {
 			return err
 		}
@@ -75,11 +90,14 @@ func (m *Memory) ensureIndexes() error {
 // rebuildRaw regenerates ix from the messages bucket in id order, which is
 // the order Append indexed them in, so the result is byte-identical to the
 // incremental index.
-func rebuildRaw(tx *bolt.Tx, ix *index.Index) error { return rebuildRawFrom(tx, tx, ix) }
+func rebuildRaw(tx *bolt.Tx, ix *index.Index) error {
+	return rebuildRawFrom(tx, tx, ix, tx.Bucket(kv.BucketMessages).Sequence())
+}
 
-// rebuildRawFrom rebuilds ix in dst from the messages and threads of src
-// (the same transaction, or another file's for CheckIndexes).
-func rebuildRawFrom(src, dst *bolt.Tx, ix *index.Index) error {
+// rebuildRawFrom rebuilds ix in dst from the messages up to id last and
+// the threads of src (the same transaction, or another file's for
+// CheckIndexes), in batches of rebuildBatch messages.
+func rebuildRawFrom(src, dst *bolt.Tx, ix *index.Index, last uint64) error {
 	if err := ix.Drop(dst); err != nil {
 		return err
 	}
@@ -88,7 +106,19 @@ func rebuildRawFrom(src, dst *bolt.Tx, ix *index.Index) error {
 	}
 	tx := src
 	scopes := map[string]string{}
+	var batch []index.Doc
+	flush := func() error {
+		_, err := ix.AddBatch(dst, batch)
+		if err != nil && len(batch) > 0 {
+			err = unindexable("message", batch[0].ID, err)
+		}
+		batch = batch[:0]
+		return err
+	}
 	if err := tx.Bucket(kv.BucketMessages).ForEach(func(k, v []byte) error {
+		if kv.ID(k) > last {
+			return nil
+		}
 		msg, err := layers.DecodeMessage(v)
 		if err != nil {
 			return err
@@ -108,9 +138,14 @@ func rebuildRawFrom(src, dst *bolt.Tx, ix *index.Index) error {
 			scope = th.Scope
 			scopes[msg.Thread] = scope
 		}
-		_, err = ix.Add(dst, rawDoc(&msg, scope, messageTerms(&msg)))
-		return unindexable("message", msg.ID, err)
+		if batch = append(batch, rawDoc(&msg, scope, messageTerms(&msg))); len(batch) == rebuildBatch {
+			return flush()
+		}
+		return nil
 	}); err != nil {
+		return err
+	}
+	if err := flush(); err != nil {
 		return err
 	}
 	// The source message of an undone import stays stored but unsearchable.
@@ -119,12 +154,18 @@ func rebuildRawFrom(src, dst *bolt.Tx, ix *index.Index) error {
 		return err
 	}
 	for _, id := range undone {
+		if id > last {
+			continue
+		}
 		if err := ix.Delete(dst, id); err != nil {
 			return err
 		}
 	}
 	return nil
 }
+
+// rebuildBatch is how many messages one AddBatch of a rebuild carries.
+const rebuildBatch = 4096
 
 // unindexable is the error of indexing a stored record during a rebuild:
 // every stored record was indexable when it was written, so one the index
@@ -146,7 +187,11 @@ func (m *Memory) RebuildIndexes(ctx context.Context) error {
 	if m.opts.ReadOnly {
 		return ErrReadOnly
 	}
-	return m.db.Update(func(tx *bolt.Tx) error {
+	m.rawBuf.mu.Lock()
+	defer m.rawBuf.mu.Unlock()
+	var seq uint64
+	if err := m.db.Update(func(tx *bolt.Tx) error {
+		seq = tx.Bucket(kv.BucketMessages).Sequence()
 		if err := rebuildRaw(tx, m.raw); err != nil {
 			return err
 		}
@@ -154,7 +199,13 @@ func (m *Memory) RebuildIndexes(ctx context.Context) error {
 			return err
 		}
 		return rebuildGraph(tx, m.graph)
-	})
+	}); err != nil {
+		return err
+	}
+	// Every message is in the rebuilt postings: the buffer starts after.
+	m.rawBuf.cur.Store(m.raw.NewBuffer(uint32(seq) + 1))
+	m.rawBuf.prev.Store(nil)
+	return nil
 }
 
 // CheckIndexes rebuilds every derived index from its source records into a
@@ -168,6 +219,11 @@ func (m *Memory) CheckIndexes(ctx context.Context) error {
 		return err
 	}
 	defer release()
+	// Buffered documents are compared once merged; on a read-only Memory
+	// (or with Appends racing) the comparison covers the persisted ones.
+	if err := m.flushRaw(); err != nil {
+		return err
+	}
 	dir, err := os.MkdirTemp("", "stratagate-check-")
 	if err != nil {
 		return classify(err)
@@ -182,7 +238,11 @@ func (m *Memory) CheckIndexes(ctx context.Context) error {
 		freshRaw := index.New(rawIndexName, rawFields(), index.Options{CacheEntries: -1})
 		freshEvents := events.NewIndex()
 		if err := scratch.Update(func(stx *bolt.Tx) error {
-			if err := rebuildRawFrom(tx, stx, freshRaw); err != nil {
+			n, err := m.raw.Count(tx)
+			if err != nil {
+				return err
+			}
+			if err := rebuildRawFrom(tx, stx, freshRaw, uint64(n)); err != nil {
 				return err
 			}
 			return rebuildEventsFrom(tx, stx, freshEvents)
