@@ -89,15 +89,18 @@ func ExtractHandler(db *kv.DB, m model.Model, ix *index.Index, log *slog.Logger,
 				return err // already stored by an earlier run
 			}
 			ids := make([]uint64, 0, len(cards))
+			docs := make([]index.Doc, 0, len(cards))
 			for i := range cards {
 				c := &cards[i]
 				if err := insert(tx, c); err != nil {
 					return err
 				}
-				if _, err := ix.Add(tx, Doc(c)); err != nil {
-					return err
-				}
+				docs = append(docs, Doc(c))
 				ids = append(ids, c.ID)
+			}
+			// One write per term for the block's cards, not one per card.
+			if _, err := ix.AddBatch(tx, docs); err != nil {
+				return err
 			}
 			v, err := kv.Encode(cardVersion, ids)
 			if err != nil {
@@ -147,49 +150,67 @@ func loadSource(tx *bolt.Tx, id uint64, in *model.ExtractInput) (Source, error) 
 	}
 	src := Source{Block: b, Messages: msgs, Existing: map[uint64]bool{}}
 	*in = model.ExtractInput{BlockID: b.ID, Thread: b.Thread, Messages: deriveMessages(msgs)}
-	blocks, err := layers.ThreadBlocks(tx, b.Thread)
-	if err != nil {
-		return Source{}, err
-	}
-	for i := range blocks {
-		o := &blocks[i]
-		switch {
-		case o.Seq == b.Seq-1:
-			ctx, err := layers.GetMessages(tx, o.MessageIDs)
-			if err != nil {
-				return Source{}, err
-			}
-			in.Before = deriveMessages(ctx)
-		case o.Seq > b.Seq && o.State == layers.StateReady && in.After == nil:
-			ctx, err := layers.GetMessages(tx, o.MessageIDs)
-			if err != nil {
-				return Source{}, err
-			}
-			in.After = deriveMessages(ctx)
-		}
-	}
-	// Earlier active cards of the thread, newest first.
-	for i := len(blocks) - 1; i >= 0 && len(in.Existing) < maxExisting; i-- {
-		if blocks[i].Seq >= b.Seq {
-			continue
-		}
-		ids, _, err := BlockCards(tx, blocks[i].ID)
+	// The blocks around b come from the thread's block index, decoded one
+	// at a time as needed: a thread of thousands of blocks must not be
+	// decoded whole for each of its blocks.
+	neighbour := func(id uint64) ([]model.DeriveMessage, error) {
+		o, err := layers.GetBlock(tx, id)
 		if err != nil {
+			return nil, err
+		}
+		ctx, err := layers.GetMessages(tx, o.MessageIDs)
+		if err != nil {
+			return nil, err
+		}
+		return deriveMessages(ctx), nil
+	}
+	if b.Seq > 1 {
+		if err := layers.WalkThreadBlocks(tx, b.Thread, b.Seq-1, false, func(seq, id uint64) (bool, error) {
+			var err error
+			if seq == b.Seq-1 {
+				in.Before, err = neighbour(id)
+			}
+			return false, err
+		}); err != nil {
 			return Source{}, err
 		}
-		for k := len(ids) - 1; k >= 0 && len(in.Existing) < maxExisting; k-- {
-			c, err := Get(tx, ids[k])
+	}
+	// After: the first later block whose derivation is done.
+	if err := layers.WalkThreadBlocks(tx, b.Thread, b.Seq+1, false, func(_, id uint64) (bool, error) {
+		o, err := layers.GetBlock(tx, id)
+		if err != nil || o.State != layers.StateReady {
+			return err == nil, err
+		}
+		in.After, err = neighbour(id)
+		return false, err
+	}); err != nil {
+		return Source{}, err
+	}
+	// Earlier active cards of the thread, newest first.
+	if b.Seq > 1 {
+		err := layers.WalkThreadBlocks(tx, b.Thread, b.Seq-1, true, func(_, id uint64) (bool, error) {
+			ids, _, err := BlockCards(tx, id)
 			if err != nil {
-				return Source{}, err
+				return false, err
 			}
-			if c.Lifecycle != LifecycleActive {
-				continue
+			for k := len(ids) - 1; k >= 0 && len(in.Existing) < maxExisting; k-- {
+				c, err := Get(tx, ids[k])
+				if err != nil {
+					return false, err
+				}
+				if c.Lifecycle != LifecycleActive {
+					continue
+				}
+				in.Existing = append(in.Existing, model.ExistingEvent{
+					ID: c.ID, Title: c.Title, Summary: c.Summary, EventType: string(c.EventType),
+					Participants: c.Participants, Entities: c.Entities, Quotes: c.Quotes,
+				})
+				src.Existing[c.ID] = true
 			}
-			in.Existing = append(in.Existing, model.ExistingEvent{
-				ID: c.ID, Title: c.Title, Summary: c.Summary, EventType: string(c.EventType),
-				Participants: c.Participants, Entities: c.Entities, Quotes: c.Quotes,
-			})
-			src.Existing[c.ID] = true
+			return len(in.Existing) < maxExisting, nil
+		})
+		if err != nil {
+			return Source{}, err
 		}
 	}
 	return src, nil

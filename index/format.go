@@ -240,21 +240,21 @@ func decodeBitmap(b []byte) (*roaring.Bitmap, error) {
 	return bm, nil
 }
 
-// unmarshalBitmap decodes a serialized roaring bitmap and validates its
-// containers (sorted keys, cardinalities within bounds): roaring trusts its
-// input's headers, and a damaged one can make it index out of range, here
-// or later in a set operation.
+// unmarshalBitmap validates a serialized roaring bitmap (checkBitmap:
+// sorted keys, cardinalities within bounds, well-formed containers) and
+// decodes it: roaring trusts its input's headers, and a damaged one can
+// make it index out of range, here or later in a set operation.
 func unmarshalBitmap(b []byte) (bm *roaring.Bitmap, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			bm, err = nil, fmt.Errorf("%v", p)
 		}
 	}()
-	bm = roaring.New()
-	if err := bm.UnmarshalBinary(b); err != nil {
+	if err := checkBitmap(b); err != nil {
 		return nil, err
 	}
-	if err := bm.Validate(); err != nil {
+	bm = roaring.New()
+	if err := bm.UnmarshalBinary(b); err != nil {
 		return nil, err
 	}
 	return bm, nil

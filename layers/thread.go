@@ -1,6 +1,7 @@
 package layers
 
 import (
+	"bytes"
 	"fmt"
 	"time"
 
@@ -59,4 +60,36 @@ func ListThreads(tx *bolt.Tx) ([]Thread, error) {
 		return nil
 	})
 	return out, err
+}
+
+// WalkThreadBlocks calls fn with the Seq and id of thread's blocks in Seq
+// order starting at block from (backwards, towards Seq 1, when backward is
+// set) until fn returns false or an error. It reads only the thread's
+// block index, so a caller that needs a few blocks near one does not
+// decode the whole thread.
+func WalkThreadBlocks(tx *bolt.Tx, thread string, from uint64, backward bool, fn func(seq, id uint64) (bool, error)) error {
+	prefix := append([]byte(thread), 0)
+	c := tx.Bucket(kv.BucketThreadBlocks).Cursor()
+	k, v := c.Seek(threadBlockKey(thread, from))
+	if backward {
+		if k == nil {
+			k, v = c.Last()
+		} else if !bytes.Equal(k, threadBlockKey(thread, from)) {
+			k, v = c.Prev()
+		}
+	}
+	for ; k != nil && bytes.HasPrefix(k, prefix) && len(k) == len(prefix)+8; k, v = step(c, backward) {
+		more, err := fn(kv.ID(k[len(prefix):]), kv.ID(v))
+		if err != nil || !more {
+			return err
+		}
+	}
+	return nil
+}
+
+func step(c *bolt.Cursor, backward bool) ([]byte, []byte) {
+	if backward {
+		return c.Prev()
+	}
+	return c.Next()
 }

@@ -193,9 +193,20 @@ func Recover(tx *bolt.Tx, now time.Time) (int, error) {
 
 // Queue returns the pending and running jobs in id order.
 func Queue(tx *bolt.Tx) ([]Job, error) {
-	jobs, queue := buckets(tx)
 	var out []Job
-	err := queue.ForEach(func(k, _ []byte) error {
+	err := Scan(tx, func(j Job) bool {
+		out = append(out, j)
+		return true
+	})
+	return out, err
+}
+
+// Scan calls fn for the pending and running jobs in id order until fn
+// returns false. Each job is decoded only when reached.
+func Scan(tx *bolt.Tx, fn func(Job) bool) error {
+	jobs, queue := buckets(tx)
+	c := queue.Cursor()
+	for k, _ := c.First(); k != nil; k, _ = c.Next() {
 		v := jobs.Get(k)
 		if v == nil {
 			return fmt.Errorf("wal: %w: queued job %d has no record", kv.ErrCorrupt, kv.ID(k))
@@ -204,10 +215,11 @@ func Queue(tx *bolt.Tx) ([]Job, error) {
 		if err != nil {
 			return err
 		}
-		out = append(out, j)
-		return nil
-	})
-	return out, err
+		if !fn(j) {
+			return nil
+		}
+	}
+	return nil
 }
 
 // List returns every job, optionally only those in state (empty = all), in

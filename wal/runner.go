@@ -238,8 +238,15 @@ func (r *Runner) loop(ctx context.Context) {
 				}
 				continue
 			}
-			if !r.run(ctx, *next) {
-				return
+			// A job that succeeds claims the next one in its own
+			// transaction; the chain ends at the first job that does
+			// not, and the queue is scanned afresh.
+			claimed := false
+			for next != nil {
+				var ok bool
+				if next, claimed, ok = r.run(ctx, *next, claimed); !ok {
+					return
+				}
 			}
 		}
 	}
@@ -247,49 +254,74 @@ func (r *Runner) loop(ctx context.Context) {
 
 // pick returns the first runnable job, or how long until one becomes
 // runnable (0 with no job: the queue is empty).
-func (r *Runner) pick() (*Job, time.Duration, error) {
-	var q []Job
-	if err := r.db.View(func(tx *bolt.Tx) error {
-		var err error
-		q, err = Queue(tx)
+func (r *Runner) pick() (next *Job, wait time.Duration, err error) {
+	err = r.db.View(func(tx *bolt.Tx) error {
+		next, wait, err = pickTx(tx, time.Now())
 		return err
-	}); err != nil {
-		return nil, 0, err
-	}
-	now := time.Now()
+	})
+	return next, wait, err
+}
+
+// pickTx is pick inside tx. It decodes jobs in id order only until it
+// finds one: the queue of a bulk ingest holds thousands of jobs, and
+// decoding all of them for every job made draining it quadratic.
+func pickTx(tx *bolt.Tx, now time.Time) (*Job, time.Duration, error) {
+	var next *Job
 	var wait time.Duration
-	for i := range q {
-		if q[i].State != StatePending {
-			continue // running: claimed by a worker (only ever this one)
+	err := Scan(tx, func(j Job) bool {
+		if j.State != StatePending {
+			return true // running: claimed by a worker (only ever this one)
 		}
-		if d := q[i].NotBefore.Sub(now); d > 0 {
+		if d := j.NotBefore.Sub(now); d > 0 {
 			if wait == 0 || d < wait {
 				wait = d
 			}
-			continue
+			return true
 		}
-		return &q[i], 0, nil
+		next = &j
+		return false
+	})
+	if err != nil || next != nil {
+		return next, 0, err
 	}
 	return nil, wait, nil
 }
 
-// run executes one job; it returns false when the Runner is stopping.
-func (r *Runner) run(ctx context.Context, j Job) bool {
+// run executes one job, claiming it first unless claimed (the previous
+// job's transaction did). It returns false when the Runner is stopping.
+// When the job succeeds, the transaction that records it also claims the
+// next runnable job, which run returns (claimed) for the caller to run
+// next: one transaction per job instead of three (scan, claim, apply)
+// while the queue is busy, and the same order and the same attempt
+// accounting as claiming it separately, since the claim still precedes
+// the job's own work and follows everything before it.
+func (r *Runner) run(ctx context.Context, j Job, claimed bool) (next *Job, nextClaimed, ok bool) {
 	log := r.opts.Logger.With("job", j.ID, "kind", j.Kind, "target", j.Target)
 	h, ok := r.handlers[j.Kind]
-	if j.Attempts >= r.opts.MaxAttempts {
-		// Every attempt was used up by a process that died during the
-		// job: running it again would crash again.
-		r.fail(log, h, ok, j, fmt.Sprintf("attempts exhausted: %d attempts interrupted (last: %s)", j.Attempts, j.Err), nil)
-		return true
+	if claimed && ctx.Err() != nil {
+		if err := r.db.Update(func(tx *bolt.Tx) error {
+			_, err := Release(tx, j.ID, r.opts.Now())
+			return err
+		}); err != nil {
+			log.Error("release failed; job resumes on next open", "err", err)
+		}
+		return nil, false, false
 	}
-	if err := r.db.Update(func(tx *bolt.Tx) error {
-		var err error
-		j, err = Claim(tx, j.ID, r.opts.Now())
-		return err
-	}); err != nil {
-		log.Error("claim failed", "err", err)
-		return ctx.Err() == nil
+	if !claimed {
+		if j.Attempts >= r.opts.MaxAttempts {
+			// Every attempt was used up by a process that died during
+			// the job: running it again would crash again.
+			r.fail(log, h, ok, j, fmt.Sprintf("attempts exhausted: %d attempts interrupted (last: %s)", j.Attempts, j.Err), nil)
+			return nil, false, true
+		}
+		if err := r.db.Update(func(tx *bolt.Tx) error {
+			var err error
+			j, err = Claim(tx, j.ID, r.opts.Now())
+			return err
+		}); err != nil {
+			log.Error("claim failed", "err", err)
+			return nil, false, ctx.Err() == nil
+		}
 	}
 	// The attempt's model calls are counted in its own meter and charged
 	// in the transaction that records its outcome.
@@ -303,17 +335,22 @@ func (r *Runner) run(ctx context.Context, j Job) bool {
 		apply, runErr = safeRun(model.WithMeter(ctx, mt), h, j)
 		if runErr == nil {
 			runErr = r.db.Update(func(tx *bolt.Tx) error {
+				next = nil
 				if err := safeApply(apply, tx); err != nil {
 					return err
 				}
 				if _, err := Done(tx, j.ID, r.opts.Now()); err != nil {
 					return err
 				}
-				return charge(tx)
+				if err := charge(tx); err != nil {
+					return err
+				}
+				next = r.claimNext(ctx, tx)
+				return nil
 			})
 			if runErr == nil {
 				log.Debug("job done", "attempts", j.Attempts)
-				return true
+				return next, next != nil, true
 			}
 		}
 	}
@@ -327,7 +364,7 @@ func (r *Runner) run(ctx context.Context, j Job) bool {
 		}); err != nil {
 			log.Error("release failed; job resumes on next open", "err", err)
 		}
-		return false
+		return nil, false, false
 	}
 	cause := runErr.Error()
 	var perm permanentError
@@ -346,10 +383,30 @@ func (r *Runner) run(ctx context.Context, j Job) bool {
 		} else {
 			log.Info("job will retry", "attempts", j.Attempts, "err", cause)
 		}
-		return true
+		return nil, false, true
 	}
 	r.fail(log, h, ok, j, cause, charge)
-	return true
+	return nil, false, true
+}
+
+// claimNext claims, inside tx, the job the next scan would pick, and
+// returns it; nil when there is none, when it has no attempts left (run
+// fails it unclaimed), or when the Runner is stopping. A queue it cannot
+// read or a claim it cannot write is left to the next scan: it must not
+// undo the job just done.
+func (r *Runner) claimNext(ctx context.Context, tx *bolt.Tx) *Job {
+	if ctx.Err() != nil {
+		return nil
+	}
+	nj, _, err := pickTx(tx, time.Now())
+	if err != nil || nj == nil || nj.Attempts >= r.opts.MaxAttempts {
+		return nil
+	}
+	c, err := Claim(tx, nj.ID, r.opts.Now())
+	if err != nil {
+		return nil
+	}
+	return &c
 }
 
 // fail marks j failed for good, running its OnFail hook in the same
