@@ -67,6 +67,7 @@ fuzz:
 	$(FUZZ)='^FuzzCheckFileSize$$' ./kv/
 	$(FUZZ)='^FuzzDecodeRecords$$' ./index/
 	$(FUZZ)='^FuzzDecodeIndexMeta$$' ./index/
+	$(FUZZ)='^FuzzCheckBitmap$$' ./index/
 	$(FUZZ)='^FuzzDecodeLayerRecords$$' ./layers/
 	$(FUZZ)='^FuzzDecodeEventRecords$$' ./events/
 	$(FUZZ)='^FuzzDecodeGraphRecords$$' ./graph/
