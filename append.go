@@ -80,6 +80,7 @@ func (m *Memory) prepareTurn(t Turn) (turnReq, error) {
 
 // commit hands req to the commit loop and waits for its outcome.
 func (m *Memory) commit(ctx context.Context, req *appendReq) error {
+	m.fg.touch()
 	select {
 	case m.commits <- req:
 	case <-ctx.Done():
@@ -245,6 +246,7 @@ func (m *Memory) commitLoop() {
 		}
 		full := m.rawBuf.cur.Load().Len() >= max(m.opts.IndexBuffer, 1)
 		m.rawBuf.mu.Unlock()
+		m.fg.touch()
 		for _, r := range group {
 			close(r.done)
 		}

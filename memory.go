@@ -28,6 +28,7 @@ type Memory struct {
 	graph  *index.Index // graph nodes, BM25F over name, aliases, tags, state, facts, relations
 	obs    *observer    // retrieval log writer; nil when read-only
 	rawBuf rawBuffer    // raw index documents not yet merged (see rawbuffer.go)
+	fg     *foreground  // when appends last committed (see foreground.go)
 
 	commits chan *appendReq
 	flushed chan struct{} // closed when the commit loop exits
@@ -54,7 +55,7 @@ func Open(path string, opts *Options) (*Memory, error) {
 	if err != nil {
 		return nil, classify(err)
 	}
-	m := &Memory{db: db, opts: o, raw: newRawIndex(), events: events.NewIndex(), graph: graph.NewIndex()}
+	m := &Memory{db: db, opts: o, raw: newRawIndex(), events: events.NewIndex(), graph: graph.NewIndex(), fg: newForeground()}
 	if o.ReadOnly {
 		// A file left by a crash may hold messages its raw index lacks:
 		// rank them from a buffer built once, here. An index of an older
@@ -74,7 +75,7 @@ func Open(path string, opts *Options) (*Memory, error) {
 		return nil, classify(err)
 	}
 	m.runner = wal.NewRunner(db, wal.RunnerOptions{
-		MaxAttempts: o.JobAttempts, Backoff: o.JobBackoff, Logger: o.Logger, Now: o.Clock,
+		MaxAttempts: o.JobAttempts, Backoff: o.JobBackoff, Logger: o.Logger, Now: o.Clock, Yield: m.fg.yield,
 	})
 	m.runner.Handle(wal.KindDerive, layers.DeriveHandler(db, o.Model, o.Clock))
 	m.runner.Handle(wal.KindExtract, events.ExtractHandler(db, o.Model, m.events, o.Logger, o.Clock))

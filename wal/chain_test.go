@@ -96,3 +96,27 @@ func TestRunnerStopReleasesChainedJob(t *testing.T) {
 	assert.Equal(t, wal.StatePending, got.State)
 	assert.Equal(t, 0, got.Attempts)
 }
+
+// Yield is asked before a job's claim and before its result is stored,
+// and only once per transaction.
+func TestRunnerYields(t *testing.T) {
+	db := openDB(t)
+	for i := range 3 {
+		enqueue(t, db, kindTest, uint64(i))
+	}
+	var mu sync.Mutex
+	yields := 0
+	r := startRunner(t, db, wal.RunnerOptions{Yield: func(context.Context) {
+		mu.Lock()
+		yields++
+		mu.Unlock()
+	}}, wal.Handler{
+		Run: func(context.Context, wal.Job) (wal.Apply, error) { return putOut("x", "ok"), nil },
+	})
+	waitIdle(t, r)
+	mu.Lock()
+	defer mu.Unlock()
+	// One claim (the first job; the others are claimed by their
+	// predecessors' transactions) and one result per job.
+	require.Equal(t, 1+3, yields)
+}

@@ -50,6 +50,12 @@ type RunnerOptions struct {
 	MaxBackoff  time.Duration // default 10s
 	Logger      *slog.Logger  // default: discard
 	Now         func() time.Time
+	// Yield, if set, is called before a job's claim and before the
+	// transaction that stores its result. It may block to let foreground
+	// writes go first (bbolt has one writer: a job's transaction delays
+	// any Append that arrives meanwhile) and must return soon after ctx
+	// ends.
+	Yield func(ctx context.Context)
 }
 
 // Runner executes queued jobs one at a time in a background goroutine. It
@@ -314,6 +320,7 @@ func (r *Runner) run(ctx context.Context, j Job, claimed bool) (next *Job, nextC
 			r.fail(log, h, ok, j, fmt.Sprintf("attempts exhausted: %d attempts interrupted (last: %s)", j.Attempts, j.Err), nil)
 			return nil, false, true
 		}
+		r.yield(ctx)
 		if err := r.db.Update(func(tx *bolt.Tx) error {
 			var err error
 			j, err = Claim(tx, j.ID, r.opts.Now())
@@ -334,6 +341,7 @@ func (r *Runner) run(ctx context.Context, j Job, claimed bool) (next *Job, nextC
 		var apply Apply
 		apply, runErr = safeRun(model.WithMeter(ctx, mt), h, j)
 		if runErr == nil {
+			r.yield(ctx)
 			runErr = r.db.Update(func(tx *bolt.Tx) error {
 				next = nil
 				if err := safeApply(apply, tx); err != nil {
@@ -455,6 +463,12 @@ func (r *Runner) fail(log *slog.Logger, h Handler, ok bool, j Job, cause string,
 		return
 	}
 	log.Warn("job failed", "attempts", j.Attempts, "err", cause)
+}
+
+func (r *Runner) yield(ctx context.Context) {
+	if r.opts.Yield != nil {
+		r.opts.Yield(ctx)
+	}
 }
 
 // update runs fn in a write transaction: r.db.Update, or the test's
