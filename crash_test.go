@@ -34,7 +34,16 @@ const (
 	crashTurns   = 3 // BlockTurns in the crash test: many block boundaries
 )
 
-var crashThreads = []string{"alpha", "beta"}
+// crashThreads are the threads the child writes: alpha and beta one Append
+// per turn, concurrently; gamma in AppendBatch calls of 1–8 turns.
+var crashThreads = []string{"alpha", "beta", "gamma"}
+
+// crashBatchThread is the thread the child writes with AppendBatch.
+const crashBatchThread = "gamma"
+
+// crashIndexBuffer is the child's IndexBuffer: small, so that kills land
+// before, during and after merges of the raw index's buffer.
+const crashIndexBuffer = 16
 
 // crashTurn is the deterministic content of turn k (1-based) of a thread,
 // so that the parent can check acknowledged turns byte for byte. Some turns
@@ -59,7 +68,7 @@ func TestCrashChild(t *testing.T) {
 	if path == "" {
 		t.Skip("crash-test child; runs only under TestCrash")
 	}
-	mem, err := stratagate.Open(path, &stratagate.Options{BlockTurns: crashTurns, JobBackoff: time.Millisecond})
+	mem, err := stratagate.Open(path, &stratagate.Options{BlockTurns: crashTurns, JobBackoff: time.Millisecond, IndexBuffer: crashIndexBuffer})
 	if err != nil {
 		fmt.Println("open-error", err)
 		os.Exit(2)
@@ -75,12 +84,30 @@ func TestCrashChild(t *testing.T) {
 	}
 	var mu sync.Mutex
 	var wg sync.WaitGroup
+	// Writers pause together for 5 ms every 20 ms, as agents between
+	// turns do: background jobs store their results in those pauses (they
+	// yield to appends), so kills land inside jobs of every kind too.
+	go func() {
+		for {
+			time.Sleep(20 * time.Millisecond)
+			crashPause.Lock()
+			time.Sleep(5 * time.Millisecond)
+			crashPause.Unlock()
+		}
+	}()
 	for _, thread := range crashThreads {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			if thread == crashBatchThread {
+				crashAppendBatches(mem, thread, max(next[thread], 1), &mu)
+				return
+			}
 			for k := max(next[thread], 1); ; k++ {
-				if _, err := mem.Append(ctx, crashTurn(thread, k)); err != nil {
+				crashPause.RLock()
+				_, err := mem.Append(ctx, crashTurn(thread, k))
+				crashPause.RUnlock()
+				if err != nil {
 					fmt.Println("append-error", err)
 					os.Exit(2)
 				}
@@ -91,6 +118,35 @@ func TestCrashChild(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// crashPause holds the child's writers still while write-locked.
+var crashPause sync.RWMutex
+
+// crashAppendBatches appends turns of thread from k on in AppendBatch
+// calls of 1–8 turns, acknowledging each turn once its batch returned.
+func crashAppendBatches(mem *stratagate.Memory, thread string, k uint64, mu *sync.Mutex) {
+	rng := rand.New(rand.NewPCG(k, uint64(os.Getpid())))
+	for {
+		n := 1 + rng.IntN(8)
+		batch := make([]stratagate.Turn, n)
+		for i := range batch {
+			batch[i] = crashTurn(thread, k+uint64(i))
+		}
+		crashPause.RLock()
+		_, err := mem.AppendBatch(ctx, batch)
+		crashPause.RUnlock()
+		if err != nil {
+			fmt.Println("append-error", err)
+			os.Exit(2)
+		}
+		mu.Lock()
+		for i := range batch {
+			fmt.Printf("ack %s %d\n", thread, k+uint64(i))
+		}
+		mu.Unlock()
+		k += uint64(n)
+	}
 }
 
 func TestCrash(t *testing.T) {
@@ -109,7 +165,7 @@ func TestCrash(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "crash-0.sg")
 	acked := map[string]uint64{}
-	midAppend, atOpen, sealing := 0, 0, 0
+	midAppend, atOpen, sealing, unmerged := 0, 0, 0, 0
 	interrupted := map[wal.Kind]int{} // jobs the kill left running, by kind
 	var s stratagate.Stats            // of the segment last closed
 	var blocks, cards, nodes int      // summed over the segments
@@ -194,6 +250,9 @@ func TestCrash(t *testing.T) {
 		for _, k := range runningJobKinds(t, path) {
 			interrupted[k]++
 		}
+		if n, err := stratagate.UnmergedRawDocs(path); err == nil && n > 0 {
+			unmerged++ // the kill lost a raw index buffer: Open re-indexes it from L5
+		}
 		verifyCrashStore(t, path, acked, round)
 	}
 	s = crashSegmentStats(t, path)
@@ -203,14 +262,15 @@ func TestCrash(t *testing.T) {
 	t.Logf("%d kills (%d after appends had started) on %d files of up to %d kills; acknowledged turns in the last: %v; %d blocks, %d event cards, %d graph nodes",
 		kills, midAppend, (kills+crashSegment-1)/crashSegment, crashSegment, acked, blocks, cards, nodes)
 	t.Logf("crash coverage: %d kills before the first acknowledged append (open, recovery, first append), %d during appends "+
-		"(%d with a sealing append in flight); jobs killed while running: derive %d, extract %d, project %d",
-		atOpen, midAppend, sealing, interrupted[wal.KindDerive], interrupted[wal.KindExtract], interrupted[wal.KindProject])
+		"(%d with a sealing append in flight, %d with raw index documents not yet merged); jobs killed while running: derive %d, extract %d, project %d",
+		atOpen, midAppend, sealing, unmerged, interrupted[wal.KindDerive], interrupted[wal.KindExtract], interrupted[wal.KindProject])
 	if kills >= 200 {
 		// A long run must have interrupted every job kind mid-job.
 		for _, k := range []wal.Kind{wal.KindDerive, wal.KindExtract, wal.KindProject} {
 			require.NotZero(t, interrupted[k], "no kill landed during a %s job", k)
 		}
 		require.NotZero(t, sealing, "no kill landed with a sealing append in flight")
+		require.NotZero(t, unmerged, "no kill left raw index documents unmerged")
 	}
 }
 

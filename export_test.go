@@ -3,9 +3,11 @@ package stratagate
 import (
 	"context"
 	"fmt"
+	"time"
 
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/stratagate/stratagate/kv"
 	"github.com/stratagate/stratagate/wal"
 )
 
@@ -47,4 +49,28 @@ func Jobs(m *Memory) ([]wal.Job, error) {
 		return err
 	})
 	return jobs, err
+}
+
+// UnmergedRawDocs opens path read-only and returns how many messages its
+// raw index has not merged (the buffer a killed writer lost, re-indexed
+// from L5 by the next writable Open).
+func UnmergedRawDocs(path string) (int, error) {
+	db, err := kv.Open(path, kv.Options{ReadOnly: true, LockTimeout: 5 * time.Second})
+	if err != nil {
+		return 0, err
+	}
+	defer db.Close()
+	var unmerged int
+	err = db.View(func(tx *bolt.Tx) error {
+		if tx.Bucket(kv.BucketMessages) == nil {
+			return nil
+		}
+		n, err := newRawIndex().Count(tx)
+		if err != nil {
+			return err
+		}
+		unmerged = int(tx.Bucket(kv.BucketMessages).Sequence()) - int(n)
+		return nil
+	})
+	return unmerged, err
 }
