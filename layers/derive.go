@@ -36,6 +36,9 @@ const (
 // marked failed with the reason.
 func DeriveHandler(db *kv.DB, m model.Model, now func() time.Time) wal.Handler {
 	return wal.Handler{
+		// A derive job reads only its own block and messages, and writes
+		// only its block: derive jobs may run concurrently, in batches.
+		Independent: true,
 		Run: func(ctx context.Context, j wal.Job) (wal.Apply, error) {
 			var b Block
 			var msgs []Message

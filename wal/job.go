@@ -203,10 +203,13 @@ func Queue(tx *bolt.Tx) ([]Job, error) {
 
 // Scan calls fn for the pending and running jobs in id order until fn
 // returns false. Each job is decoded only when reached.
-func Scan(tx *bolt.Tx, fn func(Job) bool) error {
+func Scan(tx *bolt.Tx, fn func(Job) bool) error { return ScanFrom(tx, 0, fn) }
+
+// ScanFrom is Scan starting at job id from.
+func ScanFrom(tx *bolt.Tx, from uint64, fn func(Job) bool) error {
 	jobs, queue := buckets(tx)
 	c := queue.Cursor()
-	for k, _ := c.First(); k != nil; k, _ = c.Next() {
+	for k, _ := c.Seek(kv.Key(from)); k != nil; k, _ = c.Next() {
 		v := jobs.Get(k)
 		if v == nil {
 			return fmt.Errorf("wal: %w: queued job %d has no record", kv.ErrCorrupt, kv.ID(k))

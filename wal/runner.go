@@ -31,6 +31,12 @@ type Handler struct {
 	// OnFail, if set, runs inside the transaction that marks the job failed
 	// for good (e.g. to mark its block failed).
 	OnFail func(tx *bolt.Tx, j Job, cause string) error
+	// Independent promises that Run reads nothing that another job of
+	// this kind writes (a derive job reads only its own block and
+	// messages). The Runner may then run consecutive jobs of the kind
+	// concurrently and store their results in one transaction (see
+	// runBatch); Run must be safe for concurrent use.
+	Independent bool
 }
 
 // permanentError marks an error that retrying cannot fix.
@@ -250,7 +256,12 @@ func (r *Runner) loop(ctx context.Context) {
 			claimed := false
 			for next != nil {
 				var ok bool
-				if next, claimed, ok = r.run(ctx, *next, claimed); !ok {
+				if batch := r.gather(next, claimed); len(batch) > 1 {
+					next, claimed, ok = r.runBatch(ctx, batch)
+				} else {
+					next, claimed, ok = r.run(ctx, *next, claimed)
+				}
+				if !ok {
 					return
 				}
 			}
@@ -343,7 +354,7 @@ func (r *Runner) run(ctx context.Context, j Job, claimed bool) (next *Job, nextC
 		if runErr == nil {
 			r.yield(ctx)
 			runErr = r.db.Update(func(tx *bolt.Tx) error {
-				next = nil
+				next, nextClaimed = nil, false
 				if err := safeApply(apply, tx); err != nil {
 					return err
 				}
@@ -353,15 +364,22 @@ func (r *Runner) run(ctx context.Context, j Job, claimed bool) (next *Job, nextC
 				if err := charge(tx); err != nil {
 					return err
 				}
-				next = r.claimNext(ctx, tx)
+				next, nextClaimed = r.claimNext(ctx, tx)
 				return nil
 			})
 			if runErr == nil {
 				log.Debug("job done", "attempts", j.Attempts)
-				return next, next != nil, true
+				return next, nextClaimed, true
 			}
 		}
 	}
+	return nil, false, r.settle(ctx, log, h, ok, j, runErr, charge)
+}
+
+// settle records the outcome of a job whose attempt failed with runErr:
+// released when the Runner is stopping (it returns false then), retried
+// with backoff, or failed for good.
+func (r *Runner) settle(ctx context.Context, log *slog.Logger, h Handler, ok bool, j Job, runErr error, charge func(*bolt.Tx) error) bool {
 	if ctx.Err() != nil {
 		// Stopping: the interruption is ours, not the job's fault.
 		if err := r.db.Update(func(tx *bolt.Tx) error {
@@ -372,7 +390,7 @@ func (r *Runner) run(ctx context.Context, j Job, claimed bool) (next *Job, nextC
 		}); err != nil {
 			log.Error("release failed; job resumes on next open", "err", err)
 		}
-		return nil, false, false
+		return false
 	}
 	cause := runErr.Error()
 	var perm permanentError
@@ -391,30 +409,34 @@ func (r *Runner) run(ctx context.Context, j Job, claimed bool) (next *Job, nextC
 		} else {
 			log.Info("job will retry", "attempts", j.Attempts, "err", cause)
 		}
-		return nil, false, true
+		return true
 	}
 	r.fail(log, h, ok, j, cause, charge)
-	return nil, false, true
+	return true
 }
 
 // claimNext claims, inside tx, the job the next scan would pick, and
 // returns it; nil when there is none, when it has no attempts left (run
-// fails it unclaimed), or when the Runner is stopping. A queue it cannot
-// read or a claim it cannot write is left to the next scan: it must not
-// undo the job just done.
-func (r *Runner) claimNext(ctx context.Context, tx *bolt.Tx) *Job {
+// fails it unclaimed), or when the Runner is stopping. A job that may run
+// in a batch is returned unclaimed: the batch claims it with the others.
+// A queue it cannot read or a claim it cannot write is left to the next
+// scan: it must not undo the job just done.
+func (r *Runner) claimNext(ctx context.Context, tx *bolt.Tx) (*Job, bool) {
 	if ctx.Err() != nil {
-		return nil
+		return nil, false
 	}
 	nj, _, err := pickTx(tx, time.Now())
 	if err != nil || nj == nil || nj.Attempts >= r.opts.MaxAttempts {
-		return nil
+		return nil, false
+	}
+	if r.batchable(nj) {
+		return nj, false
 	}
 	c, err := Claim(tx, nj.ID, r.opts.Now())
 	if err != nil {
-		return nil
+		return nil, false
 	}
-	return &c
+	return &c, true
 }
 
 // fail marks j failed for good, running its OnFail hook in the same
