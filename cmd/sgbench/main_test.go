@@ -102,6 +102,7 @@ func TestUsage(t *testing.T) {
 		{[]string{"search", "-queries", "10"}, exitUsage, "-db is required"},
 		{[]string{"search", "-db", "x", "-channel", "nodes"}, exitUsage, "want raw, events or graph"},
 		{[]string{"ingest", "-turns", "0"}, exitUsage, "-turns must be positive"},
+		{[]string{"ingest", "-batch", "0"}, exitUsage, "-batch must be in"},
 		{[]string{"ingest", "extra"}, exitUsage, "unexpected argument"},
 	} {
 		code, _, stderr := sgbench(t, tc.args...)
@@ -193,6 +194,19 @@ func TestIngestJSON(t *testing.T) {
 	assert.Equal(t, num(t, rep, "seals"), num(t, rep, "blocks"))
 	assert.Equal(t, num(t, rep, "blocks"), num(t, rep, "blocks_ready"))
 	assert.GreaterOrEqual(t, num(t, rep, "wait_idle_ms"), 0.0)
+}
+
+// -batch appends through AppendBatch; -sync adds the bare bbolt fsync
+// baseline measured in the same run.
+func TestIngestBatchSyncJSON(t *testing.T) {
+	rep := runJSON(t, "ingest", "-turns", "300", "-batch", "25", "-sync")
+	assert.Equal(t, 25.0, num(t, rep, "batch"))
+	assert.Equal(t, true, rep["sync"])
+	assert.Equal(t, 600.0, num(t, rep, "messages"))
+	assert.Equal(t, num(t, rep, "blocks"), num(t, rep, "blocks_ready"))
+	assert.Greater(t, num(t, rep, "seals"), 0.0)
+	assert.Greater(t, num(t, rep, "bbolt_commits_per_s"), 0.0)
+	assert.Greater(t, num(t, rep, "vs_bbolt"), 0.0)
 }
 
 func TestSearchJSON(t *testing.T) {
