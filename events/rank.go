@@ -205,14 +205,14 @@ func RebuildRanks(src, dst *bolt.Tx) error {
 	}
 	b.FillPercent = 0.9
 	events := src.Bucket(kv.BucketEvents)
-	var buf []byte
 	if err := events.ForEach(func(k, v []byte) error {
 		var r rankRecord
 		if _, err := kv.Decode(v, &r, cardVersion); err != nil {
 			return fmt.Errorf("event %d: %w", kv.ID(k), err)
 		}
-		buf = appendRank(buf[:0], &r)
-		return b.Put(kv.Key(r.ID), buf)
+		// A fresh value each time: bbolt keeps what Put is given until the
+		// transaction commits.
+		return b.Put(kv.Key(r.ID), appendRank(make([]byte, 0, rankFixed+len(r.Thread)), &r))
 	}); err != nil {
 		return err
 	}
