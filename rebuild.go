@@ -20,10 +20,10 @@ import (
 // from a fresh rebuild of its source records.
 var ErrIndexMismatch = errors.New("sg: index differs from its source records")
 
-// ensureIndexes creates the index buckets and rebuilds an index whose
-// document count does not match its source (a file written before the
-// index existed, or an index dropped by hand) or that was written in an
-// older on-disk layout (index.ErrLayout).
+// ensureIndexes creates the index buckets and rebuilds an index (or the
+// event rank table) whose document count does not match its source (a
+// file written before the index existed, or an index dropped by hand) or
+// that was written in an older on-disk layout (index.ErrLayout).
 func (m *Memory) ensureIndexes() error {
 	return m.db.Update(func(tx *bolt.Tx) error {
 		if err := m.raw.Create(tx); err != nil {
@@ -66,6 +66,14 @@ func (m *Memory) ensureIndexes() error {
 		if old || uint64(n) != tx.Bucket(kv.BucketEvents).Sequence() {
 			m.opts.Logger.Warn("events index out of date; rebuilding", "indexed", n)
 			if err := rebuildEventsFrom(tx, tx, m.events); err != nil {
+				return err
+			}
+		}
+		// The rank table search reads card fields from: missing or behind
+		// in a file written by a build without it.
+		if !events.CurrentRanks(tx) {
+			m.opts.Logger.Warn("event rank table out of date; rebuilding")
+			if err := events.RebuildRanks(tx, tx); err != nil {
 				return err
 			}
 		}
@@ -177,7 +185,8 @@ func unindexable(kind string, id uint64, err error) error {
 	return fmt.Errorf("%w: stored %s %d cannot be indexed: %v", kv.ErrCorrupt, kind, id, err)
 }
 
-// RebuildIndexes regenerates every derived index from its source records.
+// RebuildIndexes regenerates every derived index (and the event rank
+// table) from its source records.
 func (m *Memory) RebuildIndexes(ctx context.Context) error {
 	release, err := m.enter(ctx)
 	if err != nil {
@@ -198,6 +207,9 @@ func (m *Memory) RebuildIndexes(ctx context.Context) error {
 		if err := rebuildEventsFrom(tx, tx, m.events); err != nil {
 			return err
 		}
+		if err := events.RebuildRanks(tx, tx); err != nil {
+			return err
+		}
 		return rebuildGraph(tx, m.graph)
 	}); err != nil {
 		return err
@@ -208,8 +220,8 @@ func (m *Memory) RebuildIndexes(ctx context.Context) error {
 	return nil
 }
 
-// CheckIndexes rebuilds every derived index from its source records into a
-// temporary file and compares it with the stored one, key by key; any
+// CheckIndexes rebuilds every derived index (and the event rank table)
+// from its source records into a temporary file and compares it with the stored one, key by key; any
 // difference is ErrIndexMismatch naming the first differing key. It works
 // on a read-only Memory and does not block writers (it reads one
 // snapshot).
@@ -245,7 +257,10 @@ func (m *Memory) CheckIndexes(ctx context.Context) error {
 			if err := rebuildRawFrom(tx, stx, freshRaw, uint64(n)); err != nil {
 				return err
 			}
-			return rebuildEventsFrom(tx, stx, freshEvents)
+			if err := rebuildEventsFrom(tx, stx, freshEvents); err != nil {
+				return err
+			}
+			return events.RebuildRanks(tx, stx)
 		}); err != nil {
 			return err
 		}
@@ -254,6 +269,9 @@ func (m *Memory) CheckIndexes(ctx context.Context) error {
 				return fmt.Errorf("%w: %w", ErrIndexMismatch, err)
 			}
 			if err := index.Compare(m.events, tx, freshEvents, stx); err != nil {
+				return fmt.Errorf("%w: %w", ErrIndexMismatch, err)
+			}
+			if err := events.CompareRanks(tx, stx); err != nil {
 				return fmt.Errorf("%w: %w", ErrIndexMismatch, err)
 			}
 			return nil

@@ -97,8 +97,8 @@ func (v Violation) String() string {
 //     as a warning (the writer died or is mid-job; it resumes on the next
 //     writable Open);
 //   - the file format is one this build knows;
-//   - every derived index equals a fresh rebuild (CheckIndexes) and every
-//     id it indexes is a stored message.
+//   - every derived index, and the event rank table, equals a fresh
+//     rebuild (CheckIndexes) and every id it indexes is a stored message.
 //
 // The record checks read one snapshot (one bbolt read transaction); the
 // index comparison reads its own. Verify works on a ReadOnly Memory and
@@ -136,9 +136,13 @@ func indexViolation(err error) Violation {
 		v.Detail = "cannot rebuild the indexes to compare: " + err.Error()
 		return v
 	}
-	// The error names "idx.NAME/SUB: … key "K" …" (or "idx.NAME: index missing").
+	// The error names "idx.NAME/SUB: … key "K" …" (or "idx.NAME: index
+	// missing"), or "events.rank: … key "K" …" for the event rank table.
 	msg := err.Error()
 	i := strings.Index(msg, "idx.")
+	if i < 0 {
+		i = strings.Index(msg, string(kv.BucketEventRank)+": ")
+	}
 	if i < 0 {
 		return v
 	}

@@ -37,7 +37,12 @@ func FuzzDecodeEventRecords(f *testing.F) {
 			require.NoError(t, err)
 		}
 		var rr rankRecord
-		_, _ = kv.Decode(v, &rr, cardVersion)
+		if _, err := kv.Decode(v, &rr, cardVersion); err == nil {
+			var rv rankView
+			require.NoError(t, decodeRank(rr.ID, appendRank(nil, &rr), &rv))
+		}
+		var rv rankView
+		_ = decodeRank(1, v, &rv)
 		var ids []uint64
 		_, _ = kv.Decode(v, &ids, cardVersion)
 		var u Use

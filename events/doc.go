@@ -27,6 +27,18 @@
 // hides a card from search (index tombstone) and keeps it expandable;
 // Restore undoes it.
 //
+// # Search
+//
+// Search fuses BM25F with structured rankings (search.go). The fields the
+// rankings and filters read from candidates — thread, times, lifecycle,
+// criticality, successor — come from the rank table (bucket events.rank,
+// rank.go), a fixed-width record per card that every writer of a card
+// record writes in the same transaction; keywords come from the index.
+// Search decodes no card record, and Decode of a returned card is the
+// caller's. The table is derived: RebuildRanks regenerates it,
+// CurrentRanks tells whether its sequence has kept up with the cards, and
+// CompareRanks checks it against a rebuild.
+//
 // # Weights
 //
 // See weight.go: only adoption in an answer (RecordMemoryUse) changes a

@@ -66,7 +66,10 @@ func PutRawRecord(tx *bolt.Tx, id uint64, raw []byte) error {
 	if r.ID != id {
 		return fmt.Errorf("event %d: %w: journal record says id %d", id, kv.ErrCorrupt, r.ID)
 	}
-	return tx.Bucket(kv.BucketEvents).Put(kv.Key(id), raw)
+	if err := tx.Bucket(kv.BucketEvents).Put(kv.Key(id), raw); err != nil {
+		return err
+	}
+	return putRank(tx, &r)
 }
 
 // Retract moves card id to LifecycleUndone and tombstones its index

@@ -2,7 +2,6 @@ package events
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -41,9 +40,16 @@ func InRange(c *Card, from, to time.Time) bool {
 	if from.IsZero() && to.IsZero() {
 		return true
 	}
-	start, end := c.Temporal.HappenedStart, c.Temporal.HappenedEnd
+	return inRange(c.Temporal.HappenedStart, c.Temporal.HappenedEnd, c.Temporal.MentionedAt, from, to)
+}
+
+// inRange is InRange of a card with these times.
+func inRange(start, end, mentioned, from, to time.Time) bool {
+	if from.IsZero() && to.IsZero() {
+		return true
+	}
 	if start.IsZero() {
-		start = c.Temporal.MentionedAt
+		start = mentioned
 		if start.IsZero() {
 			return false // no time at all: a bounded search cannot place it
 		}
@@ -61,26 +67,34 @@ func InRange(c *Card, from, to time.Time) bool {
 // with a time expression in it, first/latest intent, and the use weight as
 // a prior). Candidates come only from lexical or exact structured matches.
 // Forgotten cards are never returned.
+//
+// The structured rankings read the candidates' fields from the rank table
+// (see rank.go) and their keywords from the index: Search decodes no card
+// record.
 func Search(tx *bolt.Tx, ix *index.Index, q Query) ([]bm25.Ranked, error) {
-	ls, err := lists(tx, ix, &q)
+	s := scratchPool.Get().(*scratch)
+	defer s.release()
+	ls, err := s.lists(tx, ix, &q)
 	if err != nil || len(ls) == 0 {
 		return nil, err
 	}
 	fused := bm25.RRF(bm25.RRFK, ls...)
 	out := fused[:0]
+	filter := q.Thread != "" || !q.From.IsZero() || !q.To.IsZero()
 	for _, r := range fused {
 		if q.Limit > 0 && len(out) == q.Limit {
 			break
 		}
-		if q.Thread != "" || !q.From.IsZero() || !q.To.IsZero() {
-			c, err := indexedCard(tx, r.ID)
-			if err != nil {
-				return nil, err
+		if filter {
+			// Every fused id is a candidate, whose view lists read.
+			v := s.view(r.ID)
+			if v == nil {
+				return nil, fmt.Errorf("%w: fused event %d is no candidate", kv.ErrCorrupt, r.ID)
 			}
-			if q.Thread != "" && c.Thread != q.Thread {
+			if q.Thread != "" && string(v.thread) != q.Thread {
 				continue
 			}
-			if !InRange(&c, q.From, q.To) {
+			if !inRange(v.start, v.end, v.mentioned, q.From, q.To) {
 				continue
 			}
 		}
@@ -105,157 +119,6 @@ var typeCues = map[string]Type{
 	"finish": TypeTaskCompleted, "finished": TypeTaskCompleted, "completed": TypeTaskCompleted,
 	"bug": TypeIncident, "outage": TypeIncident, "incident": TypeIncident,
 	"migrate": TypeMigration, "migrated": TypeMigration, "migration": TypeMigration,
-}
-
-// eventLists builds the ranked lists fused by SearchEvents.
-func lists(tx *bolt.Tx, ix *index.Index, q *Query) ([][]uint64, error) {
-	now := q.Now
-	var threadKW []string
-	if q.Thread != "" {
-		threadKW = []string{KeywordThread + q.Thread}
-	}
-	var lists [][]uint64
-	candidates := map[uint64]bool{}
-	add := func(rs []index.Result) {
-		if len(rs) == 0 {
-			return
-		}
-		l := make([]uint64, len(rs))
-		for i, r := range rs {
-			l[i] = r.ID
-			candidates[r.ID] = true
-		}
-		lists = append(lists, l)
-	}
-	// Lexical: BM25F over the card fields.
-	lex, err := ix.Search(tx, index.Query{Terms: q.Terms, Scopes: q.Scopes, Keywords: threadKW, K: lexicalCandidates})
-	if err != nil {
-		return nil, err
-	}
-	add(lex)
-	// Structured: names, type, time.
-	words := queryWords(q.Text)
-	var people, entities []string
-	var types []string
-	for i, w := range words {
-		keys := []string{w}
-		if i+1 < len(words) {
-			keys = append(keys, w+" "+words[i+1])
-		}
-		for _, k := range keys {
-			if kw := KeywordParticipant + k; ix.HasKeyword(tx, kw) && !slices.Contains(people, kw) {
-				people = append(people, kw)
-			}
-			if kw := KeywordEntity + k; ix.HasKeyword(tx, kw) && !slices.Contains(entities, kw) {
-				entities = append(entities, kw)
-			}
-		}
-		if t, ok := typeCues[w]; ok && !slices.Contains(types, KeywordType+string(t)) {
-			types = append(types, KeywordType+string(t))
-		}
-	}
-	var lexKeys map[uint64][]string // keywords of the lexical candidates, read once
-	for _, kws := range [][]string{people, entities, types} {
-		if len(kws) == 0 {
-			continue
-		}
-		rs, err := ix.Select(tx, index.Select{Scopes: q.Scopes, AnyKeywords: kws, Limit: structuredCandidates})
-		if err != nil {
-			return nil, err
-		}
-		// The cards of a named person (entity, type) that also match the
-		// question's words come first, in lexical order; the rest follow
-		// newest first. Newest-first alone would rank a person every card
-		// involves by recency, above the cards the question is about. The
-		// lexical matches are found among the lexical candidates, not only
-		// among the newest cards Select returns: a person with more cards
-		// than that would otherwise lose their older matching cards here.
-		if lexKeys == nil {
-			if lexKeys, err = cardKeywords(tx, lex); err != nil {
-				return nil, err
-			}
-		}
-		list := make([]index.Result, 0, structuredCandidates)
-		first := make(map[uint64]bool)
-		for _, r := range lex {
-			if len(list) < structuredCandidates && slices.ContainsFunc(lexKeys[r.ID], func(k string) bool { return slices.Contains(kws, k) }) {
-				list = append(list, r)
-				first[r.ID] = true
-			}
-		}
-		for _, r := range rs {
-			if len(list) < structuredCandidates && !first[r.ID] {
-				list = append(list, r)
-			}
-		}
-		add(list)
-	}
-	if tm := firstKnown(temporal.Find(q.Text, now)); tm != nil {
-		rs, err := ix.Select(tx, index.Select{Scopes: q.Scopes, From: tm.Start, To: tm.End.Add(-1), Limit: structuredCandidates})
-		if err != nil {
-			return nil, err
-		}
-		if err := byTimeFit(tx, rs, tm.Start, tm.End); err != nil {
-			return nil, err
-		}
-		add(rs)
-	}
-	if len(candidates) == 0 {
-		return nil, nil
-	}
-	// Chronology intent and the use-weight prior reorder the candidates;
-	// they never add any.
-	cards := make([]Card, 0, len(candidates))
-	for id := range candidates {
-		c, err := getRankView(tx, id)
-		if err != nil {
-			return nil, err
-		}
-		cards = append(cards, c)
-	}
-	slices.SortFunc(cards, func(a, b Card) int { return int(a.ID) - int(b.ID) })
-	if dir := chronologyIntent(words); dir != 0 {
-		sorted := slices.Clone(cards)
-		slices.SortStableFunc(sorted, func(a, b Card) int {
-			return dir * eventTime(&a).Compare(eventTime(&b))
-		})
-		ids := make([]uint64, len(sorted))
-		for i := range sorted {
-			ids[i] = sorted[i].ID
-		}
-		lists = append(lists, ids)
-	}
-	type weighted struct {
-		id uint64
-		w  float64
-	}
-	var ws []weighted
-	for i := range cards {
-		w, err := priorWeight(tx, &cards[i])
-		if err != nil {
-			return nil, err
-		}
-		if w > 0 {
-			ws = append(ws, weighted{cards[i].ID, w})
-		}
-	}
-	if len(ws) > 0 {
-		slices.SortStableFunc(ws, func(a, b weighted) int {
-			switch {
-			case a.w > b.w:
-				return -1
-			case a.w < b.w:
-				return 1
-			}
-			return 0
-		})
-		ids := make([]uint64, len(ws))
-		for i := range ws {
-			ids[i] = ws[i].id
-		}
-		lists = append(lists, ids)
-	}
-	return lists, nil
 }
 
 func eventTime(c *Card) time.Time {
@@ -296,74 +159,6 @@ func queryWords(text string) []string {
 	})
 }
 
-// keyRecord is the part of a card record its index keywords come from.
-type keyRecord struct {
-	Thread       string   `msgpack:"th"`
-	Type         string   `msgpack:"ty"`
-	Status       string   `msgpack:"st"`
-	Participants []string `msgpack:"p,omitempty"`
-	Entities     []string `msgpack:"en,omitempty"`
-}
-
-// cardKeywords returns the index keywords of each card of rs, decoding
-// only the fields they come from.
-func cardKeywords(tx *bolt.Tx, rs []index.Result) (map[uint64][]string, error) {
-	out := make(map[uint64][]string, len(rs))
-	b := tx.Bucket(kv.BucketEvents)
-	for _, r := range rs {
-		v := b.Get(kv.Key(r.ID))
-		if v == nil {
-			return nil, fmt.Errorf("event %d: %w", r.ID, ErrNotFound)
-		}
-		var k keyRecord
-		if _, err := kv.Decode(v, &k, cardVersion); err != nil {
-			return nil, fmt.Errorf("event %d: %w", r.ID, err)
-		}
-		out[r.ID] = Keywords(&Card{Thread: k.Thread, EventType: Type(k.Type), Status: Status(k.Status), Participants: k.Participants, Entities: k.Entities})
-	}
-	return out, nil
-}
-
-// byTimeFit orders cards overlapping [start, end) by how well their
-// happened interval fits it: contained intervals first, narrower before
-// wider, then by distance of their start from start, then by id.
-func byTimeFit(tx *bolt.Tx, rs []index.Result, start, end time.Time) error {
-	type fit struct {
-		contained bool
-		width     time.Duration
-		dist      time.Duration
-	}
-	fits := make(map[uint64]fit, len(rs))
-	for _, r := range rs {
-		c, err := indexedCard(tx, r.ID)
-		if err != nil {
-			return err
-		}
-		s, e := c.Temporal.HappenedStart, c.Temporal.HappenedEnd
-		d := s.Sub(start)
-		if d < 0 {
-			d = -d
-		}
-		fits[r.ID] = fit{contained: !s.Before(start) && !e.After(end), width: e.Sub(s), dist: d}
-	}
-	slices.SortStableFunc(rs, func(a, b index.Result) int {
-		fa, fb := fits[a.ID], fits[b.ID]
-		switch {
-		case fa.contained != fb.contained:
-			if fa.contained {
-				return -1
-			}
-			return 1
-		case fa.width != fb.width:
-			return cmpDur(fa.width, fb.width)
-		case fa.dist != fb.dist:
-			return cmpDur(fa.dist, fb.dist)
-		}
-		return int(a.ID) - int(b.ID)
-	})
-	return nil
-}
-
 func cmpDur(a, b time.Duration) int {
 	switch {
 	case a < b:
@@ -375,16 +170,3 @@ func cmpDur(a, b time.Duration) int {
 }
 
 func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
-
-// priorWeight is the use prior of c: its weight if an answer ever used
-// it, 0 (no place in the prior ranking) if none did. A card never used
-// has only its criticality floor, which says how long it keeps its weight
-// once used, not how relevant it is: ranking unused cards by floors would
-// lift every identity or preference card above the lexical matches.
-func priorWeight(tx *bolt.Tx, c *Card) (float64, error) {
-	u, ok, err := GetUse(tx, c.ID)
-	if err != nil || !ok || u.Adoptions == 0 {
-		return 0, err
-	}
-	return Weight(tx, c)
-}

@@ -92,37 +92,10 @@ func putRecord(tx *bolt.Tx, r *cardRecord) error {
 	if err != nil {
 		return err
 	}
-	return tx.Bucket(kv.BucketEvents).Put(kv.Key(r.ID), v)
-}
-
-// rankRecord is the part of a card record the structured rankings read
-// (chronology, use weight): decoding only these fields skips the text
-// (title, summary, quotes), which is most of a record's bytes and of the
-// cost of a search that weighs a hundred candidates.
-type rankRecord struct {
-	ID           uint64   `msgpack:"i"`
-	Thread       string   `msgpack:"th"`
-	Criticality  string   `msgpack:"cr"`
-	Mentioned    kv.Stamp `msgpack:"ma"`
-	HStart       kv.Stamp `msgpack:"hs"`
-	Lifecycle    string   `msgpack:"l"`
-	SupersededBy uint64   `msgpack:"sb,omitempty"`
-}
-
-// getRankView reads card id with only the fields of rankRecord set.
-func getRankView(tx *bolt.Tx, id uint64) (Card, error) {
-	var r rankRecord
-	v := tx.Bucket(kv.BucketEvents).Get(kv.Key(id))
-	if v == nil {
-		return Card{}, fmt.Errorf("event %d: %w", id, ErrNotFound)
+	if err := tx.Bucket(kv.BucketEvents).Put(kv.Key(r.ID), v); err != nil {
+		return err
 	}
-	if _, err := kv.Decode(v, &r, cardVersion); err != nil {
-		return Card{}, fmt.Errorf("event %d: %w", id, err)
-	}
-	c := Card{ID: r.ID, Thread: r.Thread, Criticality: Criticality(r.Criticality), Lifecycle: Lifecycle(r.Lifecycle), SupersededBy: r.SupersededBy}
-	c.Temporal.MentionedAt = r.Mentioned.Time()
-	c.Temporal.HappenedStart = r.HStart.Time()
-	return c, nil
+	return putRank(tx, r)
 }
 
 // GetLifecycle reads only card id's lifecycle (graph views check the
@@ -148,17 +121,6 @@ func Get(tx *bolt.Tx, id uint64) (Card, error) {
 		return Card{}, err
 	}
 	return r.card(), nil
-}
-
-// indexedCard reads a card the event index returned. The index is derived
-// from the cards, so a missing card means a damaged file: ErrCorrupt, not
-// the caller's ErrNotFound.
-func indexedCard(tx *bolt.Tx, id uint64) (Card, error) {
-	c, err := Get(tx, id)
-	if errors.Is(err, ErrNotFound) {
-		return Card{}, fmt.Errorf("%w: the event index names event %d, which is not stored", kv.ErrCorrupt, id)
-	}
-	return c, err
 }
 
 // Decode decodes a stored card record.
@@ -235,7 +197,17 @@ func insert(tx *bolt.Tx, c *Card) error {
 		}
 	}
 	rec := c.record("")
-	return putRecord(tx, &rec)
+	if err := putRecord(tx, &rec); err != nil {
+		return err
+	}
+	// The rank table's sequence follows the events bucket's (see
+	// CurrentRanks).
+	ranks, err := rankBucket(tx)
+	if err != nil {
+		return err
+	}
+	ranks.FillPercent = 0.9
+	return ranks.SetSequence(id)
 }
 
 // setForgotten moves a card to or from the forgotten lifecycle.

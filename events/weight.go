@@ -53,11 +53,19 @@ func GetUse(tx *bolt.Tx, id uint64) (u Use, ok bool, err error) {
 	if v == nil {
 		return Use{}, false, nil
 	}
-	if _, err := kv.Decode(v, &u, useVersion); err != nil {
+	if u, err = decodeUse(v); err != nil {
 		return Use{}, false, err
 	}
-	u.LastAt = u.LastAt.UTC()
 	return u, true, nil
+}
+
+func decodeUse(v []byte) (Use, error) {
+	var u Use
+	if _, err := kv.Decode(v, &u, useVersion); err != nil {
+		return Use{}, err
+	}
+	u.LastAt = u.LastAt.UTC()
+	return u, nil
 }
 
 // Adopt records one use of card id in an answer at the thread's current

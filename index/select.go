@@ -117,6 +117,57 @@ func (ix *Index) HasKeyword(tx *bolt.Tx, kw string) bool {
 	return err == nil && kwmeta.Get([]byte(kw)) != nil
 }
 
+// HasKeywords sets dst[i] to HasKeyword(tx, kws[i]) for every i and
+// returns dst (grown as needed): one lookup pass with one cursor, where
+// separate HasKeyword calls would open the index's buckets each time.
+func (ix *Index) HasKeywords(tx *bolt.Tx, kws []string, dst []bool) []bool {
+	dst = append(dst[:0], make([]bool, len(kws))...)
+	var b buckets
+	if len(kws) == 0 || !ix.open(tx, &b) {
+		return dst
+	}
+	kwmeta, err := b.sub(&b.kwmeta, bKWMeta)
+	if err != nil {
+		return dst
+	}
+	for i, kw := range kws {
+		b.rkey = append(b.rkey[:0], kw...)
+		dst[i] = b.lookup(kwmeta, &b.kwmetaCur, b.rkey) != nil
+	}
+	return dst
+}
+
+// CarryAny sets dst[i] to whether the document of rs[i] (a result of this
+// index in tx: its Doc is what counts) carries at least one of kws, and
+// returns dst (grown as needed). It reads the keywords' bitmaps, cached
+// like a Select's, so that a caller need not read the records the
+// documents came from to learn their keywords. Buffered documents (see
+// Buffer) are not covered: their keywords are not in the bitmaps yet.
+func (ix *Index) CarryAny(tx *bolt.Tx, kws []string, rs []Result, dst []bool) ([]bool, error) {
+	dst = append(dst[:0], make([]bool, len(rs))...)
+	var b buckets
+	if len(kws) == 0 || len(rs) == 0 || !ix.open(tx, &b) {
+		return dst, nil
+	}
+	// Reading the stats sets the snapshot that cached bitmaps are
+	// confirmed at; without it every lookup would read the keyword
+	// record. An unreadable stats record only costs those reads.
+	_, _ = ix.readStats(&b)
+	for _, kw := range kws {
+		bm, err := ix.keyword(&b, kw)
+		if err != nil {
+			return dst, err
+		}
+		if bm == nil {
+			continue
+		}
+		for i := range rs {
+			dst[i] = dst[i] || bm.Contains(rs[i].Doc)
+		}
+	}
+	return dst, nil
+}
+
 // Undelete removes record id's tombstone (after Delete); a live record is
 // left as is.
 func (ix *Index) Undelete(tx *bolt.Tx, id uint64) error {

@@ -12,6 +12,7 @@ var (
 	BucketThreadBlocks = []byte("thread_blocks")   // thread name 0x00 seq → block id
 	BucketThreadMsgs   = []byte("thread_messages") // thread name 0x00 msg id → empty: a thread's messages in order
 	BucketEvents       = []byte("events")          // event id → events.Card
+	BucketEventRank    = []byte("events.rank")     // event id → the fields search ranks by (derived from events)
 	BucketBlockEvents  = []byte("block_events")    // block id → ids of the cards extracted from it (written once)
 	BucketUseReceipts  = []byte("use.receipts")    // receipt id → the Use it recorded
 	BucketAssessments  = []byte("assessments")     // assessment id → a sufficient gate assessment (what a Use may adopt)
@@ -32,7 +33,7 @@ var (
 // AllBuckets lists every bucket Open creates, in a stable order.
 var AllBuckets = [][]byte{
 	BucketMeta, BucketThreads, BucketMessages, BucketMessageBlock, BucketReceipts,
-	BucketBlocks, BucketThreadBlocks, BucketThreadMsgs, BucketEvents, BucketBlockEvents, BucketUseReceipts, BucketGraphNodes,
+	BucketBlocks, BucketThreadBlocks, BucketThreadMsgs, BucketEvents, BucketEventRank, BucketBlockEvents, BucketUseReceipts, BucketGraphNodes,
 	BucketGraphEdges, BucketGraphFacts, BucketGraphNames, BucketGraphLinks, BucketGraphBatches, BucketJobs, BucketJobQueue, BucketUse,
 	BucketRetrievals, BucketImports, BucketAssessments, BucketImportBlocks,
 }
