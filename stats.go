@@ -50,14 +50,15 @@ func (m *Memory) Stats(ctx context.Context) (Stats, error) {
 	}
 	err = m.db.View(func(tx *bolt.Tx) error {
 		s.FileBytes = tx.Size()
-		for _, name := range kv.AllBuckets {
-			s.Buckets[string(name)] = tx.Bucket(name).Stats().KeyN
-		}
 		if err := tx.ForEach(func(name []byte, b *bolt.Bucket) error {
 			s.Sizes[string(name)] = bucketSize(b)
 			return nil
 		}); err != nil {
 			return err
+		}
+		// The record buckets are flat: their pairs are their keys.
+		for _, name := range kv.AllBuckets {
+			s.Buckets[string(name)] = s.Sizes[string(name)].Keys
 		}
 		s.Threads = s.Buckets[string(kv.BucketThreads)]
 		s.Messages = s.Buckets[string(kv.BucketMessages)]

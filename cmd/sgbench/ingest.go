@@ -167,29 +167,9 @@ func ingest(ctx context.Context, o *common, turns int, fsync bool, writers int, 
 	r.add("blocks_ready", "blocks ready", st.BlocksReady)
 	r.add("events", "event cards", st.Buckets["events"])
 	r.add("jobs_failed", "jobs failed", st.JobsFailed)
+	addSizes(&r, turns, st, size, compacted)
 	r.add("file_bytes", "file size (bytes)", size)
 	r.add("bytes_per_msg", "bytes per message", float64(size)/float64(max(1, st.Messages)))
-	r.add("bytes_per_turn", "bytes per turn", float64(size)/float64(turns))
-	r.add("data_bytes", "data size (bytes, excluding bbolt's preallocation)", st.FileBytes)
-	r.add("compacted_bytes", "CompactTo size (bytes)", compacted)
-	r.add("compacted_bytes_per_msg", "CompactTo bytes per message", float64(compacted)/float64(max(1, st.Messages)))
-	r.add("compacted_bytes_per_turn", "CompactTo bytes per turn", float64(compacted)/float64(turns))
 	r.add("model", "model use", usageReport(st.Model, st.Usage, turns, model.Usage{}, 0))
 	return r, nil
-}
-
-// compactedSize returns the size of a CompactTo copy of the closed file at
-// path, made beside it and removed.
-func compactedSize(ctx context.Context, path string) (int64, error) {
-	m, err := stratagate.Open(path, &stratagate.Options{ReadOnly: true})
-	if err != nil {
-		return 0, err
-	}
-	defer m.Close()
-	dst := path + ".compacted"
-	if err := m.CompactTo(ctx, dst); err != nil {
-		return 0, err
-	}
-	defer os.Remove(dst)
-	return fileSize(dst), nil
 }
