@@ -92,3 +92,50 @@ func BenchmarkAppendParallel(b *testing.B) {
 		}
 	})
 }
+
+// benchBlocks returns a memory with 240 turns in one thread (20 blocks,
+// derived) and the ids of its blocks, for the read benchmarks.
+func benchBlocks(b *testing.B) (*stratagate.Memory, []uint64) {
+	mem, _ := openMem(b, &stratagate.Options{NoSync: true})
+	appendN(b, mem, "bench", 1, 240)
+	waitIdle(b, mem)
+	blocks, err := mem.Blocks(ctx, "bench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	ids := make([]uint64, len(blocks))
+	for i := range blocks {
+		ids[i] = blocks[i].ID
+	}
+	return mem, ids
+}
+
+// BenchmarkExpandBlock reads one block at each level, cycling over the
+// blocks: L3 and L4 cost a block read plus a rendering of its messages.
+func BenchmarkExpandBlock(b *testing.B) {
+	mem, ids := benchBlocks(b)
+	for level := range 6 {
+		b.Run(fmt.Sprintf("L%d", level), func(b *testing.B) {
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				if _, err := mem.ExpandBlock(ctx, ids[i%len(ids)], level); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+		})
+	}
+}
+
+// BenchmarkContext lays out the 20-block thread within a budget that fits
+// the recent blocks at L4 and L3 and the older ones at L0–L2.
+func BenchmarkContext(b *testing.B) {
+	mem, _ := benchBlocks(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := mem.Context(ctx, "bench", 4000); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -11,9 +11,11 @@ import (
 	"github.com/stratagate/stratagate/layers"
 )
 
-// Blocks returns the sealed blocks of thread in order, each with its state
-// and, once ready, its L0 title and tags and L1 summary. An unknown thread
-// is ErrNotFound.
+// Blocks returns the sealed blocks of thread in order, each with its state,
+// its L3 and L4 (rendered from its messages: they are not stored; empty
+// for a block whose messages cannot be read, which Verify reports) and,
+// once ready, its L0 title and tags and L1 summary. An unknown thread is
+// ErrNotFound.
 func (m *Memory) Blocks(ctx context.Context, thread string) ([]Block, error) {
 	release, err := m.enter(ctx)
 	if err != nil {
@@ -27,8 +29,10 @@ func (m *Memory) Blocks(ctx context.Context, thread string) ([]Block, error) {
 		} else if !ok {
 			return notFound("thread", fmt.Sprintf("%q", thread))
 		}
-		out, err = layers.ThreadBlocks(tx, thread)
-		return err
+		if out, err = layers.ThreadBlocks(tx, thread); err != nil {
+			return err
+		}
+		return layers.LoadAllRenderings(tx, out)
 	})
 	return out, err
 }
@@ -54,7 +58,7 @@ func (m *Memory) ExpandBlock(ctx context.Context, id uint64, level int) (BlockVi
 			return err
 		}
 		var msgs []Message
-		if level == 5 {
+		if level >= 3 { // L3 and L4 are rendered from L5 on read
 			if msgs, err = layers.GetMessages(tx, b.MessageIDs); err != nil {
 				return err
 			}
@@ -88,6 +92,9 @@ func (m *Memory) Context(ctx context.Context, thread string, budgetTokens int) (
 		}
 		blocks, err := layers.ThreadBlocks(tx, thread)
 		if err != nil {
+			return err
+		}
+		if err := layers.LoadContextRenderings(tx, blocks, m.opts.DecayCoefficient); err != nil {
 			return err
 		}
 		tail, err := layers.GetMessages(tx, th.OpenTail)

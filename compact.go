@@ -14,7 +14,8 @@ var ErrExists = kv.ErrExists
 // never shrinks a file: pages freed by copy-on-write stay in it for
 // reuse, and pages split by random inserts stay half empty, so a file
 // after a large ingest is often half again its data (see README
-// "Performance"). The copy is one consistent snapshot taken while Appends
+// "Performance"); the copy is cut to its pages, without the preallocated
+// tail bbolt grows files by. The copy is one consistent snapshot taken while Appends
 // and jobs go on; jobs pending in it resume when the copy is opened, as
 // after a crash. To replace a file with its compacted copy, Close it and
 // rename the copy over it. path must not exist (ErrExists). The copy is

@@ -39,6 +39,12 @@ func TestCompactTo(t *testing.T) {
 	require.NoError(t, err)
 	assert.Less(t, dstInfo.Size(), srcInfo.Size(), "the copy is smaller")
 	t.Logf("file %d bytes, compacted %d bytes", srcInfo.Size(), dstInfo.Size())
+	ro, err := stratagate.Open(dst, &stratagate.Options{ReadOnly: true})
+	require.NoError(t, err)
+	st, err := ro.Stats(ctx)
+	require.NoError(t, err)
+	require.NoError(t, ro.Close())
+	assert.Equal(t, st.FileBytes, dstInfo.Size(), "the copy is cut to its pages: no preallocated tail")
 
 	cp, err := stratagate.Open(dst, &stratagate.Options{NoSync: true})
 	require.NoError(t, err)

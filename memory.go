@@ -70,6 +70,10 @@ func Open(path string, opts *Options) (*Memory, error) {
 		}
 		return m, nil
 	}
+	if err := m.migrate(); err != nil {
+		_ = db.Close()
+		return nil, classify(err)
+	}
 	if err := m.ensureIndexes(); err != nil {
 		_ = db.Close()
 		return nil, classify(err)

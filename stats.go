@@ -25,6 +25,9 @@ type Stats struct {
 	JobsQueued    int // pending or running
 	JobsFailed    int
 	Buckets       map[string]int // keys per bucket
+	// Sizes is what every top-level bucket of the file holds (the index
+	// buckets too), by name: key and value bytes and the pages it uses.
+	Sizes map[string]BucketSize
 	// Model is the name of the model the Memory runs (Options.Model).
 	Model string
 	// Usage is what model calls cost, summed by job kind ("derive",
@@ -41,14 +44,21 @@ func (m *Memory) Stats(ctx context.Context) (Stats, error) {
 		return Stats{}, err
 	}
 	defer release()
-	s := Stats{Buckets: map[string]int{}, Model: m.opts.Model.Name()}
+	s := Stats{Buckets: map[string]int{}, Sizes: map[string]BucketSize{}, Model: m.opts.Model.Name()}
 	if s.Format, err = m.db.Format(); err != nil {
 		return Stats{}, err
 	}
 	err = m.db.View(func(tx *bolt.Tx) error {
 		s.FileBytes = tx.Size()
+		if err := tx.ForEach(func(name []byte, b *bolt.Bucket) error {
+			s.Sizes[string(name)] = bucketSize(b)
+			return nil
+		}); err != nil {
+			return err
+		}
+		// The record buckets are flat: their pairs are their keys.
 		for _, name := range kv.AllBuckets {
-			s.Buckets[string(name)] = tx.Bucket(name).Stats().KeyN
+			s.Buckets[string(name)] = s.Sizes[string(name)].Keys
 		}
 		s.Threads = s.Buckets[string(kv.BucketThreads)]
 		s.Messages = s.Buckets[string(kv.BucketMessages)]
@@ -81,4 +91,47 @@ func (m *Memory) Stats(ctx context.Context) (Stats, error) {
 		return err
 	})
 	return s, err
+}
+
+// BucketSize is what one top-level bucket holds. KeyBytes and ValueBytes
+// are the payload (nested buckets' keys and values included, a nested
+// bucket's own header not); Pages and AllocBytes are the file pages its
+// B+tree occupies, so AllocBytes minus the payload is page overhead and
+// free space inside its pages.
+type BucketSize struct {
+	Keys       int   // key/value pairs, nested buckets' included
+	KeyBytes   int64 // sum of key lengths
+	ValueBytes int64 // sum of value lengths
+	Pages      int   // leaf, branch and overflow pages
+	AllocBytes int64 // bytes of those pages
+}
+
+// Bytes returns the payload: key plus value bytes.
+func (s BucketSize) Bytes() int64 { return s.KeyBytes + s.ValueBytes }
+
+// bucketSize measures b: a cursor pass for the payload (bbolt's page
+// statistics count element headers in with it) and b.Stats for pages.
+func bucketSize(b *bolt.Bucket) BucketSize {
+	bs := b.Stats()
+	s := BucketSize{
+		Pages:      bs.LeafPageN + bs.LeafOverflowN + bs.BranchPageN + bs.BranchOverflowN,
+		AllocBytes: int64(bs.LeafAlloc + bs.BranchAlloc),
+	}
+	var walk func(b *bolt.Bucket)
+	walk = func(b *bolt.Bucket) {
+		c := b.Cursor()
+		for k, v := c.First(); k != nil; k, v = c.Next() {
+			if v == nil {
+				if sub := b.Bucket(k); sub != nil {
+					walk(sub)
+					continue
+				}
+			}
+			s.Keys++
+			s.KeyBytes += int64(len(k))
+			s.ValueBytes += int64(len(v))
+		}
+	}
+	walk(b)
+	return s
 }

@@ -79,7 +79,9 @@ func (v Violation) String() string {
 //     lists it in thread_messages, and it is either in exactly one block or
 //     in its thread's open tail;
 //   - every block decodes; its L5Hash equals layers.L5Hash of its messages,
-//     its L3 and L4 equal fresh renderings, its messages belong to its
+//     fresh L3 and L4 renderings of its messages hash to its RenderHash
+//     (version 1 records: equal its stored text; a hash of another
+//     renderer version is a warning), its messages belong to its
 //     thread and to no other block, message_block agrees with its
 //     MessageIDs, its L2 facts cite only its messages, a ready block has a
 //     title, its L0–L2 pass the derive job's validation and equal their
@@ -536,11 +538,35 @@ func (v *verifier) checkBlock(id uint64, b *layers.Block) {
 	if got := layers.L5Hash(msgs); !bytes.Equal(got, b.L5Hash) {
 		v.fail("block.l5hash", id, b.Thread, "block %d: stored L5 hash %x, recomputed %x from its %d messages", id, b.L5Hash, got, len(msgs))
 	}
-	if fresh := layers.RenderL4(msgs); fresh != b.L4 {
-		v.fail("block.l4", id, b.Thread, "block %d: L4 differs from a fresh rendering of its messages %s", id, describeDiff(b.L4, fresh))
+	v.checkRenderings(id, b, msgs)
+}
+
+// checkRenderings compares a block's L3 and L4 with fresh renderings of
+// its messages: the stored text of a version 1 record (with a diff), and
+// the renderings' hash of either version. A hash taken by another
+// renderer version cannot be compared; a writable Open re-hashes those.
+func (v *verifier) checkRenderings(id uint64, b *layers.Block, msgs []layers.Message) {
+	l3, l4 := layers.RenderL3(msgs), layers.RenderL4(msgs)
+	if b.L3 != "" || b.L4 != "" {
+		// A version 1 record: its text is compared, with a diff (its hash
+		// was taken from that text, so it would only say the same again).
+		if l4 != b.L4 {
+			v.fail("block.l4", id, b.Thread, "block %d: L4 differs from a fresh rendering of its messages %s", id, describeDiff(b.L4, l4))
+		}
+		if l3 != b.L3 {
+			v.fail("block.l3", id, b.Thread, "block %d: L3 differs from a fresh rendering of its messages %s", id, describeDiff(b.L3, l3))
+		}
+		return
 	}
-	if fresh := layers.RenderL3(msgs); fresh != b.L3 {
-		v.fail("block.l3", id, b.Thread, "block %d: L3 differs from a fresh rendering of its messages %s", id, describeDiff(b.L3, fresh))
+	if b.RenderVersion != layers.RendererVersion {
+		v.add("block.render_version", ViolationWarning, id, b.Thread,
+			"block %d: L3/L4 hash taken by renderer version %d, this build renders version %d; not compared (a writable Open re-hashes it)",
+			id, b.RenderVersion, layers.RendererVersion)
+		return
+	}
+	if got := layers.RenderSum(l3, l4); !bytes.Equal(got, b.RenderHash) {
+		v.fail("block.render_hash", id, b.Thread, "block %d: stored L3/L4 hash %x, fresh renderings of its messages hash to %x: a message or the renderer changed (renderer version %d)",
+			id, b.RenderHash, got, b.RenderVersion)
 	}
 }
 

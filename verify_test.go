@@ -212,25 +212,56 @@ func TestVerifyDetectsDamage(t *testing.T) {
 		assert.Equal(t, uint64(9999), findViolation(t, rep, "index.raw.ids").ID)
 	})
 
-	t.Run("block L4 changed", func(t *testing.T) {
+	// editBlock rewrites block blockID's record in a damaged copy of src.
+	editBlock := func(t *testing.T, edit func(b *layers.Block)) string {
+		return damagedCopy(t, src, func(tx *bolt.Tx) error {
+			b, err := layers.GetBlock(tx, blockID)
+			require.NoError(t, err)
+			edit(&b)
+			return layers.PutBlock(tx, &b)
+		})
+	}
+	t.Run("block render hash changed", func(t *testing.T) {
+		path := editBlock(t, func(b *layers.Block) { b.RenderHash[0] ^= 1 })
+		rep := verifyFile(t, path)
+		assert.False(t, rep.OK)
+		v := findViolation(t, rep, "block.render_hash")
+		assert.Equal(t, uint64(blockID), v.ID)
+		assert.Equal(t, stratagate.ViolationError, v.Kind)
+		assert.Contains(t, v.Detail, "stored L3/L4 hash")
+		for _, x := range rep.Violations {
+			assert.NotEqual(t, "block.l5hash", x.Check, "only the rendering hash was changed")
+		}
+	})
+	t.Run("L5 message changed with its own hash recomputed", func(t *testing.T) {
+		// Whoever rewrote the message also fixed its SHA-256: the block's
+		// L5 hash and its renderings' hash still catch it.
+		var victim uint64
 		path := damagedCopy(t, src, func(tx *bolt.Tx) error {
-			bb := tx.Bucket(kv.BucketBlocks)
-			v := bb.Get(kv.Key(blockID))
-			b, err := layers.DecodeBlock(v)
+			b, err := layers.GetBlock(tx, blockID)
 			require.NoError(t, err)
-			b.L4 = strings.Replace(b.L4, "Leo", "Lee", 1)
-			nv, err := kv.Encode(v[0], &b)
+			victim = b.MessageIDs[3]
+			msg, err := layers.GetMessage(tx, victim)
 			require.NoError(t, err)
-			return bb.Put(kv.Key(blockID), nv)
+			require.NoError(t, tx.Bucket(kv.BucketMessages).Delete(kv.Key(victim)))
+			msg.Content = strings.ToUpper(msg.Content)
+			return layers.PutMessage(tx, &msg)
 		})
 		rep := verifyFile(t, path)
 		assert.False(t, rep.OK)
-		v := findViolation(t, rep, "block.l4")
-		assert.Equal(t, uint64(blockID), v.ID)
-		assert.Contains(t, v.Detail, "stored")
 		for _, x := range rep.Violations {
-			assert.NotEqual(t, "block.l3", x.Check, "only L4 was changed")
+			assert.NotEqual(t, "message.hash", x.Check, "the message's own hash was recomputed")
 		}
+		assert.Equal(t, uint64(blockID), findViolation(t, rep, "block.l5hash").ID)
+		assert.Equal(t, uint64(blockID), findViolation(t, rep, "block.render_hash").ID)
+	})
+	t.Run("block hashed by another renderer version", func(t *testing.T) {
+		path := editBlock(t, func(b *layers.Block) { b.RenderVersion = layers.RendererVersion + 1 })
+		rep := verifyFile(t, path)
+		v := findViolation(t, rep, "block.render_version")
+		assert.Equal(t, stratagate.ViolationWarning, v.Kind, "a renderer change is not damage")
+		assert.Equal(t, uint64(blockID), v.ID)
+		assert.True(t, rep.OK, "%v", rep.Violations)
 	})
 
 	t.Run("message_block entry removed", func(t *testing.T) {

@@ -77,9 +77,15 @@ func (db *DB) compactInto(ctx context.Context, path string) (err error) {
 	if err != nil {
 		return err
 	}
+	var used int64 // the copy's high-water mark, past which its file is preallocation
 	defer func() {
 		if cerr := dst.Close(); err == nil && cerr != nil {
 			err = cerr
+		}
+		// bbolt grows a file in steps (up to 16 MB past its data) and never
+		// gives the slack back; the copy is done, so cut it to its pages.
+		if err == nil && used > 0 {
+			err = truncateSynced(path, used)
 		}
 	}()
 	err = db.View(func(src *bolt.Tx) (err error) {
@@ -109,7 +115,30 @@ func (db *DB) compactInto(ctx context.Context, path string) (err error) {
 	if err != nil {
 		return err
 	}
+	if err := dst.View(func(tx *bolt.Tx) error { used = tx.Size(); return nil }); err != nil {
+		return err
+	}
 	return dst.Sync()
+}
+
+// truncateSynced cuts the closed file at path to size bytes and syncs it.
+func truncateSynced(path string, size int64) error {
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	if fi, err := f.Stat(); err == nil && fi.Size() <= size {
+		return f.Close()
+	}
+	if err := f.Truncate(size); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // copier copies buckets into dst in transactions of about compactTxBytes.

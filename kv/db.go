@@ -13,8 +13,12 @@ import (
 )
 
 // FormatVersion is the file format this build writes and the newest it
-// reads. It only ratchets.
-const FormatVersion uint32 = 1
+// reads. It only ratchets. Format 2: block records are version 2 (L3 and
+// L4 rendered on read, not stored); a writable Open of a format 1 file
+// migrates its block records and then raises the format (see the root
+// package's migrate.go), so that a build that cannot read version 2
+// block records refuses the file at Open instead of failing on each block.
+const FormatVersion uint32 = 2
 
 var (
 	keyMagic   = []byte("magic")
@@ -210,6 +214,26 @@ func checkMeta(tx *bolt.Tx) error {
 		return fmt.Errorf("%w: file format %d is newer than this build's %d", ErrVersionMismatch, v, FormatVersion)
 	}
 	return nil
+}
+
+// SetFormat raises the file's format version to v inside tx, the
+// transaction that completes the migration to v. Lowering it, or raising
+// it past FormatVersion, is refused: the number only ratchets.
+func SetFormat(tx *bolt.Tx, v uint32) error {
+	meta := tx.Bucket(BucketMeta)
+	if meta == nil {
+		return fmt.Errorf("%w: no meta bucket", ErrCorrupt)
+	}
+	f := meta.Get(keyFormat)
+	if len(f) != 4 {
+		return fmt.Errorf("%w: format key of %d bytes", ErrCorrupt, len(f))
+	}
+	if cur := binary.BigEndian.Uint32(f); v < cur || v > FormatVersion {
+		return fmt.Errorf("kv: set format %d on a format %d file (this build writes %d): %w", v, cur, FormatVersion, ErrVersionMismatch)
+	}
+	var b [4]byte
+	binary.BigEndian.PutUint32(b[:], v)
+	return meta.Put(keyFormat, b[:])
 }
 
 // Format returns the file's format version.

@@ -35,12 +35,20 @@ type Fact struct {
 	MessageIDs []uint64 `msgpack:"m"`
 }
 
-const blockVersion byte = 1
+// Block record versions. Version 1 stored the L3 and L4 renderings as
+// text; version 2 stores only the renderer version and RenderSum of them,
+// and L3 and L4 are rendered from the messages on read (they are a pure
+// function of L5). Readers accept both; a writable Open rewrites version 1
+// records as version 2 (see the root package's migrate.go).
+const (
+	blockVersionV1 byte = 1
+	blockVersion   byte = 2
+)
 
 // Block is a sealed run of BlockTurns complete turns of one thread and its
 // six levels: L0 Title+Tags, L1 Summary, L2 Facts (model-derived, filled
-// once), L3 and L4 (deterministic renderings made at sealing), L5 (the
-// messages themselves, bound by L5Hash).
+// once), L3 and L4 (deterministic renderings of L5, not stored: see
+// LoadRenderings), L5 (the messages themselves, bound by L5Hash).
 type Block struct {
 	ID         uint64    `msgpack:"i"`
 	Thread     string    `msgpack:"th"`
@@ -60,9 +68,22 @@ type Block struct {
 	Tags        []string `msgpack:"tg,omitempty"`
 	Summary     string   `msgpack:"su,omitempty"`
 	Facts       []Fact   `msgpack:"f,omitempty"`
-	L3          string   `msgpack:"l3"`
-	L4          string   `msgpack:"l4"`
-	L5Hash      []byte   `msgpack:"h"` // SHA-256 over the messages' canonical encodings
+	// L3 and L4 are the renderings RenderL3 and RenderL4 of the block's
+	// messages. They are not part of the record: GetBlock, ThreadBlocks
+	// and DecodeBlock leave them empty (except on a version 1 record, which
+	// stored them: they hold its stored text), and LoadRenderings or
+	// SetRenderings fill them. Memory.Blocks returns them filled.
+	L3 string `msgpack:"-"`
+	L4 string `msgpack:"-"`
+	// RenderVersion is the RendererVersion that rendered L3 and L4 when
+	// RenderHash was taken (1 for version 1 records).
+	RenderVersion uint32 `msgpack:"rv,omitempty"`
+	// RenderHash is RenderSum of L3 and L4 as rendered at sealing (for a
+	// version 1 record, of its stored text), so that Verify catches a
+	// changed message or a renderer whose output changed without a new
+	// RendererVersion.
+	RenderHash []byte `msgpack:"rh,omitempty"`
+	L5Hash     []byte `msgpack:"h"` // SHA-256 over the messages' canonical encodings
 	// DerivedHash is DerivedSum of L0–L2 as the derive job stored them, so
 	// that Verify catches a changed byte in a title, tag, summary or fact
 	// (they are model output: nothing else could recompute them). Absent
@@ -74,7 +95,8 @@ type Block struct {
 	Err         string    `msgpack:"e,omitempty"` // why derivation failed
 }
 
-// GetBlock reads block id.
+// GetBlock reads block id. L3 and L4 are not rendered (LoadRenderings
+// does that): most readers need neither.
 func GetBlock(tx *bolt.Tx, id uint64) (Block, error) {
 	v := tx.Bucket(kv.BucketBlocks).Get(kv.Key(id))
 	if v == nil {
@@ -83,11 +105,24 @@ func GetBlock(tx *bolt.Tx, id uint64) (Block, error) {
 	return DecodeBlock(v)
 }
 
-// DecodeBlock decodes a stored block record.
+// DecodeBlock decodes a stored block record of either version. A version
+// 1 record's stored L3 and L4 are kept in b.L3 and b.L4, and b gets the
+// RenderVersion and RenderHash a version 2 record of it would hold.
 func DecodeBlock(v []byte) (Block, error) {
 	var b Block
-	if _, err := kv.Decode(v, &b, blockVersion); err != nil {
+	ver, err := kv.Decode(v, &b, blockVersionV1, blockVersion)
+	if err != nil {
 		return Block{}, fmt.Errorf("layers: block: %w", err)
+	}
+	if ver == blockVersionV1 {
+		// The text fields are skipped by the decode above (Block does not
+		// store them); read them on their own.
+		var text blockTextV1
+		if _, err := kv.Decode(v, &text, blockVersionV1); err != nil {
+			return Block{}, fmt.Errorf("layers: block: %w", err)
+		}
+		b.L3, b.L4 = text.L3, text.L4
+		b.RenderVersion, b.RenderHash = 1, RenderSum(text.L3, text.L4)
 	}
 	b.FirstAt, b.LastAt = b.FirstAt.In(zone(b.FirstOffset)), b.LastAt.In(zone(b.LastOffset))
 	b.CreatedAt = b.CreatedAt.UTC()
@@ -96,6 +131,22 @@ func DecodeBlock(v []byte) (Block, error) {
 	}
 	return b, nil
 }
+
+// blockTextV1 is the part of a version 1 block record that version 2
+// dropped: the L3 and L4 text.
+type blockTextV1 struct {
+	L3 string `msgpack:"l3"`
+	L4 string `msgpack:"l4"`
+}
+
+// IsBlockV1 reports whether v is a version 1 block record, which a
+// writable Open rewrites (see PutBlock).
+func IsBlockV1(v []byte) bool { return len(v) > 0 && v[0] == blockVersionV1 }
+
+// PutBlock stores b as a current-version record, without its L3 and L4
+// text. The migration of version 1 records uses it; sealing and
+// derivation store blocks themselves.
+func PutBlock(tx *bolt.Tx, b *Block) error { return putBlock(tx, b) }
 
 func putBlock(tx *bolt.Tx, b *Block) error {
 	v, err := kv.Encode(blockVersion, b)
@@ -152,7 +203,8 @@ func ThreadMessageIDs(tx *bolt.Tx, thread string, fn func(id uint64) error) erro
 	return nil
 }
 
-// ThreadBlocks returns the blocks of thread in Seq order.
+// ThreadBlocks returns the blocks of thread in Seq order, without L3 and L4
+// (see LoadRenderings and LoadContextRenderings).
 func ThreadBlocks(tx *bolt.Tx, thread string) ([]Block, error) {
 	prefix := append([]byte(thread), 0)
 	c := tx.Bucket(kv.BucketThreadBlocks).Cursor()

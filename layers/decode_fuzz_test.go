@@ -10,15 +10,26 @@ import (
 )
 
 // FuzzDecodeLayerRecords feeds arbitrary bytes to the decoders of the
-// message, block and thread records: none may panic, whatever decodes must
-// be usable (hash, rendering) and must encode again.
+// message, block (versions 1 and 2) and thread records: none may panic,
+// whatever decodes must be usable (hash, rendering) and must encode again;
+// a block re-encoded as version 2 decodes to the same block.
 func FuzzDecodeLayerRecords(f *testing.F) {
 	at := time.Date(2024, 3, 5, 19, 30, 0, 0, time.FixedZone("", -5*3600))
 	m := Message{ID: 3, Thread: "t", Turn: 2, Role: "user", Speaker: "Ann", Content: "we moved to Lisbon", At: at}
 	m.SHA256 = m.Hash()
 	seeds := [][]byte{mustEncode(f, messageVersion, recordOf(&m))}
-	seeds = append(seeds, mustEncode(f, blockVersion, &Block{ID: 1, Thread: "t", Seq: 1, MessageIDs: []uint64{3}, Title: "x",
-		Tags: []string{"a"}, Facts: []Fact{{Text: "f", MessageIDs: []uint64{3}}}, FirstAt: at, LastAt: at}))
+	blk := Block{ID: 1, Thread: "t", Seq: 1, MessageIDs: []uint64{3}, Title: "x",
+		Tags: []string{"a"}, Facts: []Fact{{Text: "f", MessageIDs: []uint64{3}}}, FirstAt: at, LastAt: at,
+		RenderVersion: RendererVersion, RenderHash: RenderSum("l3", "l4")}
+	seeds = append(seeds, mustEncode(f, blockVersion, &blk))
+	// A version 1 record: the same fields but the renderer's, and the text.
+	v1 := struct {
+		Block
+		L3 string `msgpack:"l3"`
+		L4 string `msgpack:"l4"`
+	}{Block: blk, L3: "[x] Ann: hi\n", L4: "[x] Ann: hi\n"}
+	v1.RenderVersion, v1.RenderHash = 0, nil
+	seeds = append(seeds, mustEncode(f, blockVersionV1, &v1))
 	seeds = append(seeds, mustEncode(f, threadVersion, &Thread{Name: "t", Scope: "global", Created: at, OpenTail: []uint64{4, 5}}))
 	for _, s := range seeds {
 		f.Add(s)
@@ -36,8 +47,19 @@ func FuzzDecodeLayerRecords(f *testing.F) {
 			require.NoError(t, err)
 		}
 		if b, err := DecodeBlock(v); err == nil {
-			_, err := kv.Encode(blockVersion, &b)
+			if IsBlockV1(v) {
+				require.Equal(t, uint32(1), b.RenderVersion)
+				require.Equal(t, RenderSum(b.L3, b.L4), b.RenderHash, "a version 1 record is hashed as migration stores it")
+			} else {
+				require.Empty(t, b.L3+b.L4, "version 2 stores no renderings")
+			}
+			nv, err := kv.Encode(blockVersion, &b)
 			require.NoError(t, err)
+			// What the migration writes decodes to the same block, less the text.
+			again, err := DecodeBlock(nv)
+			require.NoError(t, err)
+			b.L3, b.L4 = "", ""
+			require.Equal(t, b, again)
 		}
 		var th Thread
 		if _, err := kv.Decode(v, &th, threadVersion); err == nil {

@@ -11,8 +11,12 @@
 // # Sealing
 //
 // Every BlockTurns complete turns of a thread are sealed into a Block in the
-// same transaction that stores the last turn: L5, L4, L3 and a derive job
-// are written before any model call, with state pending. The derive job
+// same transaction that stores the last turn: L5, the renderer version and
+// hash of L4 and L3, and a derive job are written before any model call,
+// with state pending. L3 and L4 are not stored: they are rendered from L5
+// on read (LoadRenderings), and the hash lets Verify see a changed
+// rendering. DecodeBlock reads block records of version 1 (which stored
+// the text) and 2. The derive job
 // (DeriveHandler) asks the model for L0–L2, validates them in code
 // (ValidateDerived) and stores them with state ready in the transaction that
 // marks the job done. Turns that have not reached the boundary stay in the
@@ -23,7 +27,9 @@
 //   - Messages are append-only: PutMessage refuses to overwrite.
 //   - A message belongs to at most one block, of its own thread.
 //   - L0–L4 are derived views; nothing writes L5 after it is stored.
-//   - A block's L5Hash equals L5Hash(its messages) forever.
+//   - A block's L5Hash equals L5Hash(its messages) forever, and its
+//     RenderHash equals RenderSum of fresh renderings while RendererVersion
+//     is its RenderVersion.
 //
 // # Decay
 //

@@ -118,6 +118,12 @@ func loadThread(t testing.TB, db *kv.DB, name string) (layers.Thread, []layers.B
 		if blocks, err = layers.ThreadBlocks(tx, name); err != nil {
 			return err
 		}
+		// The tests read L3 and L4 too: render them, as Memory.Blocks does.
+		for i := range blocks {
+			if err := layers.LoadRenderings(tx, &blocks[i]); err != nil {
+				return err
+			}
+		}
 		tail, err = layers.GetMessages(tx, th.OpenTail)
 		return err
 	}))

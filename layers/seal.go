@@ -72,8 +72,9 @@ func AppendTurn(tx *bolt.Tx, thread, scope string, msgs []Message, blockTurns in
 }
 
 // Seal turns th's open tail into a pending block in tx: L5 (message ids and
-// their hash), deterministic L4 and L3, the thread/message indexes, and a
-// derive job, all before any model call. It resets th's open tail; the
+// their hash), the hash of the deterministic L4 and L3 (the returned block
+// holds their text; the record does not), the thread/message indexes, and
+// a derive job, all before any model call. It resets th's open tail; the
 // caller stores th.
 func Seal(tx *bolt.Tx, th *Thread, now time.Time) (Block, error) {
 	if len(th.OpenTail) == 0 {
@@ -96,9 +97,10 @@ func Seal(tx *bolt.Tx, th *Thread, now time.Time) (Block, error) {
 		TurnFirst:  msgs[0].Turn, TurnLast: msgs[len(msgs)-1].Turn,
 		FirstAt: msgs[0].At, LastAt: msgs[len(msgs)-1].At,
 		FirstOffset: offset(msgs[0].At), LastOffset: offset(msgs[len(msgs)-1].At),
-		L3: RenderL3(msgs), L4: RenderL4(msgs), L5Hash: L5Hash(msgs),
-		CreatedAt: now.UTC(),
+		L5Hash: L5Hash(msgs), CreatedAt: now.UTC(),
 	}
+	b.SetRenderings(msgs)
+	b.RenderVersion, b.RenderHash = RendererVersion, RenderSum(b.L3, b.L4)
 	if err := putBlock(tx, &b); err != nil {
 		return Block{}, err
 	}

@@ -109,10 +109,18 @@ func TestAppendTurnSealsEveryBlockTurns(t *testing.T) {
 			assert.Empty(t, b.Facts)
 			assert.Empty(t, b.Err)
 
-			// GetBlock agrees with ThreadBlocks.
+			// The record keeps the renderer version and the hash of L3 and
+			// L4, not their text: GetBlock leaves them empty, and otherwise
+			// agrees with ThreadBlocks and LoadRenderings.
+			assert.Equal(t, layers.RendererVersion, b.RenderVersion)
+			assert.Equal(t, layers.RenderSum(b.L3, b.L4), b.RenderHash)
+			assert.Len(t, b.RenderHash, 16)
 			require.NoError(t, db.View(func(tx *bolt.Tx) error {
 				got, err := layers.GetBlock(tx, b.ID)
 				require.NoError(t, err)
+				assert.Empty(t, got.L3)
+				assert.Empty(t, got.L4)
+				require.NoError(t, layers.LoadRenderings(tx, &got))
 				assert.Equal(t, b, got)
 				return nil
 			}))

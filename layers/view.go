@@ -19,8 +19,9 @@ type View struct {
 	Messages []Message // the verbatim messages, at level 5 only
 }
 
-// Render returns block b at level; msgs are b's messages and are needed
-// only for level 5. L0–L2 exist only once the block is ready: asking for
+// Render returns block b at level; msgs are b's messages, needed for level
+// 5. Levels 3 and 4 are rendered from msgs when they are given, else taken
+// from b.L3 and b.L4 (see LoadRenderings). L0–L2 exist only once the block is ready: asking for
 // them earlier is ErrNotReady, never a silent substitute.
 func Render(b *Block, level int, msgs []Message) (View, error) {
 	v := View{BlockID: b.ID, Level: level, State: b.State}
@@ -53,8 +54,14 @@ func Render(b *Block, level int, msgs []Message) (View, error) {
 		v.Text = s.String()
 	case 3:
 		v.Text = b.L3
+		if len(msgs) > 0 {
+			v.Text = RenderL3(msgs)
+		}
 	case 4:
 		v.Text = b.L4
+		if len(msgs) > 0 {
+			v.Text = RenderL4(msgs)
+		}
 	case 5:
 		v.Text = RenderL5(msgs)
 		v.Messages = msgs

@@ -162,6 +162,10 @@ func ingest(ctx context.Context, o *common, c ingestConfig, mdl model.Model) (re
 		return nil, err
 	}
 	size := fileSize(path)
+	compacted, err := compactedSize(ctx, path)
+	if err != nil {
+		return nil, err
+	}
 
 	var all, seals []time.Duration
 	for _, s := range samples {
@@ -201,6 +205,7 @@ func ingest(ctx context.Context, o *common, c ingestConfig, mdl model.Model) (re
 	r.add("blocks_ready", "blocks ready", st.BlocksReady)
 	r.add("events", "event cards", st.Buckets["events"])
 	r.add("jobs_failed", "jobs failed", st.JobsFailed)
+	addSizes(&r, turns, st, size, compacted)
 	r.add("file_bytes", "file size (bytes)", size)
 	r.add("bytes_per_msg", "bytes per message", float64(size)/float64(max(1, st.Messages)))
 	if fsync {

@@ -194,6 +194,11 @@ func TestIngestJSON(t *testing.T) {
 	assert.Equal(t, num(t, rep, "seals"), num(t, rep, "blocks"))
 	assert.Equal(t, num(t, rep, "blocks"), num(t, rep, "blocks_ready"))
 	assert.GreaterOrEqual(t, num(t, rep, "wait_idle_ms"), 0.0)
+	c, data := num(t, rep, "compacted_bytes"), num(t, rep, "data_bytes")
+	assert.Positive(t, c)
+	assert.LessOrEqual(t, data, num(t, rep, "file_bytes"))
+	assert.InDelta(t, c/600, num(t, rep, "compacted_bytes_per_msg"), 0.01)
+	assert.InDelta(t, c/300, num(t, rep, "compacted_bytes_per_turn"), 0.01)
 }
 
 // -batch appends through AppendBatch; -sync adds the bare bbolt fsync

@@ -15,9 +15,11 @@
 //
 // # Commands
 //
-//	stats                      file size, format version, record counts per bucket,
+//	stats [-sizes]             file size, format version, record counts per bucket,
 //	                           block states, event cards, graph nodes, facts and
-//	                           edges, queued and failed jobs
+//	                           edges, queued and failed jobs; -sizes adds every
+//	                           bucket's key and value bytes and pages (largest
+//	                           first) and the file's bytes per message and turn
 //	threads                    every thread: scope, turns, blocks, open tail
 //	blocks [-thread T]         sealed blocks with state, turns, times and L0 title;
 //	                           every thread when -thread is omitted
@@ -112,7 +114,11 @@
 //
 //	stats       {path, format, file_bytes, threads, messages, receipts, blocks,
 //	             blocks_pending, blocks_ready, blocks_failed, jobs_queued, jobs_failed,
-//	             events, graph_nodes, graph_facts, graph_edges, buckets: {bucket: keys}}
+//	             events, graph_nodes, graph_facts, graph_edges, buckets: {bucket: keys},
+//	             sizes (with -sizes): {buckets: [{name, keys, key_bytes, value_bytes,
+//	             bytes, pages, alloc_bytes, bytes_per_message}], total, turns,
+//	             file_bytes, file_bytes_per_message, file_bytes_per_turn,
+//	             payload_bytes_per_message}}
 //	threads     {threads: [{name, scope, created, last_at, turns, blocks, open_turns,
 //	             open_message_ids}]}
 //	blocks      {blocks: [block]}

@@ -172,6 +172,65 @@ func TestOpenErrors(t *testing.T) {
 	assert.Equal(t, exitUsage, code)
 }
 
+func TestStatsSizes(t *testing.T) {
+	r := sg(t, "stats", "-sizes")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.Regexp(t, `(?m)^BUCKET +KEYS +KEY BYTES +VALUE BYTES +BYTES +PAGES +PAGE BYTES +BYTES/MSG$`, r.stdout)
+	assert.Regexp(t, `(?m)^messages +\d+ +\d+ +\d+ +\d+ +\d+ +\d+ +\d+\.\d$`, r.stdout)
+	assert.Regexp(t, `(?m)^idx\.raw +\d+ `, r.stdout, "index buckets are measured too")
+	assert.Regexp(t, `(?m)^file \d+ bytes: [\d.]+ per message, [\d.]+ per turn \(\d+ turns\)`, r.stdout)
+	assert.NotContains(t, sg(t, "stats").stdout, "PAGE BYTES", "sizes only with -sizes")
+
+	var s struct {
+		FileBytes int64 `json:"file_bytes"`
+		Messages  int   `json:"messages"`
+		Sizes     struct {
+			Buckets []struct {
+				Name       string  `json:"name"`
+				Keys       int     `json:"keys"`
+				KeyBytes   int64   `json:"key_bytes"`
+				ValueBytes int64   `json:"value_bytes"`
+				Bytes      int64   `json:"bytes"`
+				Pages      int     `json:"pages"`
+				AllocBytes int64   `json:"alloc_bytes"`
+				PerMsg     float64 `json:"bytes_per_message"`
+			} `json:"buckets"`
+			Total struct {
+				Bytes      int64 `json:"bytes"`
+				AllocBytes int64 `json:"alloc_bytes"`
+			} `json:"total"`
+			Turns       int     `json:"turns"`
+			FileBytes   int64   `json:"file_bytes"`
+			FilePerMsg  float64 `json:"file_bytes_per_message"`
+			FilePerTurn float64 `json:"file_bytes_per_turn"`
+		} `json:"sizes"`
+	}
+	r = sgJSON(t, &s, "stats", "-sizes")
+	require.Equal(t, exitOK, r.code)
+	require.NotEmpty(t, s.Sizes.Buckets)
+	var sum, alloc int64
+	byName := map[string]int{}
+	for i, b := range s.Sizes.Buckets {
+		byName[b.Name] = i
+		assert.Equal(t, b.KeyBytes+b.ValueBytes, b.Bytes, b.Name)
+		sum, alloc = sum+b.Bytes, alloc+b.AllocBytes
+		if i > 0 {
+			assert.LessOrEqual(t, b.AllocBytes, s.Sizes.Buckets[i-1].AllocBytes, "largest first")
+		}
+	}
+	msgs := s.Sizes.Buckets[byName["messages"]]
+	assert.Equal(t, messageCount(), msgs.Keys)
+	assert.Equal(t, int64(8*messageCount()), msgs.KeyBytes, "8-byte id keys")
+	assert.Positive(t, msgs.Pages)
+	assert.InDelta(t, float64(msgs.Bytes)/float64(messageCount()), msgs.PerMsg, 0.01)
+	assert.Equal(t, sum, s.Sizes.Total.Bytes)
+	assert.Equal(t, alloc, s.Sizes.Total.AllocBytes)
+	assert.LessOrEqual(t, alloc, s.FileBytes, "pages in use fit in the file")
+	assert.Equal(t, s.FileBytes, s.Sizes.FileBytes)
+	assert.Equal(t, 70, s.Sizes.Turns, "the sample's 60 atlas and 10 mia turns")
+	assert.InDelta(t, float64(s.FileBytes)/float64(s.Sizes.Turns), s.Sizes.FilePerTurn, 0.01)
+}
+
 func TestStats(t *testing.T) {
 	r := sg(t, "stats")
 	require.Equal(t, exitOK, r.code, r.stderr)
@@ -196,7 +255,7 @@ func TestStats(t *testing.T) {
 	r = sgJSON(t, &s, "stats")
 	require.Equal(t, exitOK, r.code)
 	assert.Equal(t, storePath, s.Path)
-	assert.Equal(t, 1, s.Format)
+	assert.Equal(t, int(kv.FormatVersion), s.Format)
 	assert.Positive(t, s.FileBytes)
 	assert.Equal(t, messageCount(), s.Messages)
 	assert.Equal(t, messageCount(), s.Buckets["messages"])
@@ -580,25 +639,19 @@ func TestVerify(t *testing.T) {
 	assert.Empty(t, doc.Violations)
 	assert.Equal(t, 5, doc.Checked["blocks"])
 
-	// Block 2's L4 no longer matches its messages.
+	// Block 2's hash of its L3 and L4 no longer matches fresh renderings.
 	damaged := damagedCopy(t, func(tx *bolt.Tx) error {
-		bb := tx.Bucket(kv.BucketBlocks)
-		v := bb.Get(kv.Key(2))
-		b, err := layers.DecodeBlock(v)
+		b, err := layers.GetBlock(tx, 2)
 		if err != nil {
 			return err
 		}
-		b.L4 = strings.Replace(b.L4, "Leo", "Lee", 1)
-		nv, err := kv.Encode(v[0], &b)
-		if err != nil {
-			return err
-		}
-		return bb.Put(kv.Key(2), nv)
+		b.RenderHash[0] ^= 1
+		return layers.PutBlock(tx, &b)
 	})
 	var out, errb bytes.Buffer
 	code := run([]string{"-db", damaged, "verify"}, &out, &errb)
 	assert.Equal(t, exitFail, code)
-	assert.Regexp(t, `error +block\.l4 +2 +team-atlas +block 2: L4 differs`, out.String())
+	assert.Regexp(t, `error +block\.render_hash +2 +team-atlas +block 2: stored L3/L4 hash`, out.String())
 	assert.Contains(t, out.String(), "verify: FAILED: 1 error, 0 warnings")
 	assert.Contains(t, errb.String(), "sgdump: verify: "+damaged+": 1 error found")
 
@@ -608,14 +661,14 @@ func TestVerify(t *testing.T) {
 	require.NoError(t, json.Unmarshal(out.Bytes(), &doc))
 	assert.False(t, doc.OK)
 	require.Len(t, doc.Violations, 1)
-	assert.Equal(t, "block.l4", doc.Violations[0].Check)
+	assert.Equal(t, "block.render_hash", doc.Violations[0].Check)
 	assert.Equal(t, "error", doc.Violations[0].Kind)
 	assert.Equal(t, uint64(2), doc.Violations[0].ID)
 
-	// trace shows the stored L4 as it is, and the messages still verify.
+	// trace renders L3 and L4 from the messages, which still verify.
 	r = sg(t, "-db", damaged, "trace", "block", "2")
 	assert.Equal(t, exitOK, r.code)
-	assert.Contains(t, r.stdout, "Lee")
+	assert.Contains(t, r.stdout, "L4 (near-verbatim):")
 }
 
 func TestTraceDamaged(t *testing.T) {

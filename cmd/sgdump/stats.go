@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"maps"
@@ -12,8 +13,11 @@ import (
 )
 
 var statsCommand = &command{
-	name: "stats", summary: "file size, format version, keys per bucket, block states, jobs",
-	define: noFlags(runStats),
+	name: "stats", args: "[-sizes]", summary: "file size, format version, keys per bucket, block states, jobs",
+	define: func(fs *flag.FlagSet) runner {
+		sizes := fs.Bool("sizes", false, "also report the bytes and pages of every bucket, per message and per turn")
+		return func(e *env, args []string) error { return runStats(e, args, *sizes) }
+	},
 }
 
 type statsOut struct {
@@ -36,9 +40,11 @@ type statsOut struct {
 	Buckets       map[string]int `json:"buckets"`
 	// Usage is the model usage by job kind and gate task (Stats.Usage).
 	Usage map[string]model.Usage `json:"usage,omitempty"`
+	// Sizes is present with -sizes.
+	Sizes *sizesOut `json:"sizes,omitempty"`
 }
 
-func runStats(e *env, args []string) error {
+func runStats(e *env, args []string, sizes bool) error {
 	if len(args) > 0 {
 		return usagef("stats takes no arguments")
 	}
@@ -56,6 +62,17 @@ func runStats(e *env, args []string) error {
 		BlocksFailed: s.BlocksFailed, JobsQueued: s.JobsQueued, JobsFailed: s.JobsFailed, Buckets: s.Buckets, Usage: s.Usage,
 		Events: s.Buckets[string(kv.BucketEvents)], GraphNodes: s.Buckets[string(kv.BucketGraphNodes)],
 		GraphFacts: s.Buckets[string(kv.BucketGraphFacts)], GraphEdges: s.Buckets[string(kv.BucketGraphEdges)],
+	}
+	if sizes {
+		ths, err := mem.Threads(e.ctx)
+		if err != nil {
+			return err
+		}
+		var turns uint64
+		for _, th := range ths {
+			turns += th.Turns
+		}
+		o.Sizes = newSizes(s, turns)
 	}
 	return e.emit(o, func(w io.Writer) error {
 		tw := newTable(w)
@@ -84,6 +101,12 @@ func runStats(e *env, args []string) error {
 				fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\n", name, u.Calls, u.PromptTokens, u.CachedTokens, u.CompletionTokens, u.Latency.Round(time.Millisecond))
 			}
 			if err := tw.Flush(); err != nil {
+				return err
+			}
+		}
+		if o.Sizes != nil {
+			fmt.Fprintln(w)
+			if err := o.Sizes.write(w); err != nil {
 				return err
 			}
 		}

@@ -1,0 +1,99 @@
+package stratagate
+
+import (
+	"bytes"
+	"fmt"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/stratagate/stratagate/kv"
+	"github.com/stratagate/stratagate/layers"
+)
+
+// formatBlocksV2 is the file format from which block records are version
+// 2: L3 and L4 are rendered from L5 on read, the record keeps their
+// renderer version and hash (see layers.RenderSum).
+const formatBlocksV2 uint32 = 2
+
+// migrateBatch bounds the block records one migration transaction
+// rewrites: a large file is migrated in many small transactions, never
+// one that holds the whole blocks bucket dirty.
+var migrateBatch = 512
+
+// migrate brings the file of a writable Open up to this build's format.
+// Format 1 → 2 rewrites every version 1 block record as version 2, in
+// transactions of migrateBatch records, then raises the format in a last
+// transaction. A crash part way leaves a format 1 file whose blocks are
+// partly rewritten; readers accept both record versions and the next
+// writable Open finishes the job. A read-only Open migrates nothing.
+func (m *Memory) migrate() error {
+	format, err := m.db.Format()
+	if err != nil {
+		return err
+	}
+	if format >= formatBlocksV2 {
+		return nil
+	}
+	m.opts.Logger.Info("migrating block records to version 2 (L3 and L4 rendered on read)", "format", format)
+	st, err := migrateBlocks(m.db, migrateBatch)
+	if err != nil {
+		return fmt.Errorf("sg: migrate block records: %w", err)
+	}
+	if err := m.db.Update(func(tx *bolt.Tx) error { return kv.SetFormat(tx, formatBlocksV2) }); err != nil {
+		return err
+	}
+	m.opts.Logger.Info("migrated block records to version 2", "rewritten", st.rewritten,
+		"undecodable", st.skipped, "transactions", st.txs, "format", formatBlocksV2)
+	return nil
+}
+
+type migrateStats struct{ rewritten, skipped, txs int }
+
+// migrateBlocks rewrites the version 1 block records of db as version 2,
+// at most batch per transaction. The hash a rewritten record keeps is that
+// of its stored L3 and L4 text, so a rendering damaged before the
+// migration still fails Verify after it. A record that does not decode is
+// left as it is, for Verify to report.
+func migrateBlocks(db *kv.DB, batch int) (migrateStats, error) {
+	var st migrateStats
+	var after []byte // last key handled; nil before the first batch
+	for {
+		done := false
+		err := db.Update(func(tx *bolt.Tx) error {
+			bb := tx.Bucket(kv.BucketBlocks)
+			c := bb.Cursor()
+			k, v := c.First()
+			if after != nil {
+				if k, v = c.Seek(after); k != nil && bytes.Equal(k, after) {
+					k, v = c.Next()
+				}
+			}
+			// Collect first, then write: a Put repositions bbolt cursors.
+			var todo []layers.Block
+			for ; k != nil && len(todo) < batch; k, v = c.Next() {
+				after = bytes.Clone(k)
+				if !layers.IsBlockV1(v) {
+					continue
+				}
+				b, err := layers.DecodeBlock(v)
+				if err != nil || b.ID != kv.ID(k) {
+					st.skipped++
+					continue
+				}
+				todo = append(todo, b)
+			}
+			done = k == nil
+			for i := range todo {
+				if err := layers.PutBlock(tx, &todo[i]); err != nil {
+					return err
+				}
+			}
+			st.rewritten += len(todo)
+			st.txs++
+			return nil
+		})
+		if err != nil || done {
+			return st, err
+		}
+	}
+}
