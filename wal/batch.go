@@ -2,8 +2,6 @@ package wal
 
 import (
 	"context"
-	"runtime"
-	"sync"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -56,9 +54,8 @@ type batchResult struct {
 }
 
 // runBatch runs js, consecutive jobs of one Independent kind: one
-// transaction claims them all, their Runs go concurrently (up to
-// GOMAXPROCS at a time), and one transaction stores every result and
-// claims the next job. If that transaction fails (one result's Apply
+// transaction claims them all, their Runs go in order, and one
+// transaction stores every result and claims the next job. If that transaction fails (one result's Apply
 // refused), each result is stored alone, so that one bad result cannot
 // fail the others. Failed attempts are settled one by one as in run. It
 // returns the next job (claimed or not) and false when stopping.
@@ -79,17 +76,13 @@ func (r *Runner) runBatch(ctx context.Context, js []Job) (next *Job, nextClaimed
 		log.Error("claim failed", "err", err)
 		return nil, false, ctx.Err() == nil
 	}
+	// The Runs go one after another, in id order: a model's answers then
+	// arrive in the order one job at a time would see them (scripted
+	// models in tests rely on it). What the batch saves is transactions.
 	res := make([]batchResult, len(js))
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, min(len(js), runtime.GOMAXPROCS(0)))
 	for i := range js {
-		sem <- struct{}{}
-		wg.Go(func() {
-			defer func() { <-sem }()
-			res[i].apply, res[i].err = safeRun(model.WithMeter(ctx, &res[i].meter), h, js[i])
-		})
+		res[i].apply, res[i].err = safeRun(model.WithMeter(ctx, &res[i].meter), h, js[i])
 	}
-	wg.Wait()
 	charge := func(i int) func(*bolt.Tx) error {
 		return func(tx *bolt.Tx) error { return Charge(tx, js[i].ID, res[i].meter.Usage(), res[i].meter.Prompt()) }
 	}

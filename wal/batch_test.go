@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -24,6 +23,7 @@ const kindSolo wal.Kind = "solo" // not Independent
 type recorder struct {
 	mu       sync.Mutex
 	applied  []uint64 // targets, in the order their Apply ran
+	events   []string // "run N" and "apply N", in order
 	inFlight atomic.Int64
 	maxIn    atomic.Int64
 }
@@ -37,9 +37,13 @@ func (rc *recorder) run(wait func(j wal.Job)) func(context.Context, wal.Job) (wa
 		if wait != nil {
 			wait(j)
 		}
+		rc.mu.Lock()
+		rc.events = append(rc.events, fmt.Sprint("run ", j.Target))
+		rc.mu.Unlock()
 		return func(tx *bolt.Tx) error {
 			rc.mu.Lock()
 			rc.applied = append(rc.applied, j.Target)
+			rc.events = append(rc.events, fmt.Sprint("apply ", j.Target))
 			rc.mu.Unlock()
 			return putOut(fmt.Sprint("out-", j.Target), "ok")(tx)
 		}, nil
@@ -57,26 +61,8 @@ func TestRunnerBatchesIndependentJobs(t *testing.T) {
 		enqueue(t, db, kind, uint64(i+1))
 	}
 	var rc recorder
-	// With two or more Ps, the first two Runs of a batch wait for each
-	// other (at most 5 s): they must overlap.
-	var barrier sync.WaitGroup
-	barrier.Add(2)
-	var arrived atomic.Int64
-	wait := func(j wal.Job) {
-		if runtime.GOMAXPROCS(0) < 2 || j.Target > 2 {
-			return
-		}
-		arrived.Add(1)
-		barrier.Done()
-		c := make(chan struct{})
-		go func() { barrier.Wait(); close(c) }()
-		select {
-		case <-c:
-		case <-time.After(5 * time.Second):
-		}
-	}
 	r := wal.NewRunner(db, wal.RunnerOptions{})
-	r.Handle(kindTest, wal.Handler{Run: rc.run(wait), Independent: true})
+	r.Handle(kindTest, wal.Handler{Run: rc.run(nil), Independent: true})
 	r.Handle(kindSolo, wal.Handler{Run: rc.run(nil)})
 	require.NoError(t, r.Start())
 	t.Cleanup(r.Stop)
@@ -89,9 +75,16 @@ func TestRunnerBatchesIndependentJobs(t *testing.T) {
 		want[i] = uint64(i + 1)
 	}
 	assert.Equal(t, want, rc.applied, "results stored in id order")
-	if runtime.GOMAXPROCS(0) >= 2 {
-		assert.GreaterOrEqual(t, rc.maxIn.Load(), int64(2), "a batch runs its jobs concurrently")
+	assert.Equal(t, int64(1), rc.maxIn.Load(), "a batch runs its jobs in order, one at a time")
+	// The first batch (targets 1–8) runs all its jobs before storing any.
+	var first []string
+	for i := 1; i <= 8; i++ {
+		first = append(first, fmt.Sprint("run ", i))
 	}
+	for i := 1; i <= 8; i++ {
+		first = append(first, fmt.Sprint("apply ", i))
+	}
+	assert.Equal(t, first, rc.events[:16])
 	for _, id := range listIDs(t, db, wal.StateDone) {
 		assert.Equal(t, 1, getJob(t, db, id).Attempts)
 	}
@@ -147,9 +140,12 @@ func TestRunnerRecoveredJobsRunAlone(t *testing.T) {
 		update(t, db, func(tx *bolt.Tx) error { _, err := wal.Claim(tx, j.ID, t0); return err })
 	}
 	var rc recorder
-	r := startRunner(t, db, wal.RunnerOptions{}, wal.Handler{Run: rc.run(func(wal.Job) { time.Sleep(time.Millisecond) }), Independent: true})
+	r := startRunner(t, db, wal.RunnerOptions{}, wal.Handler{Run: rc.run(nil), Independent: true})
 	waitIdle(t, r)
-	assert.Equal(t, int64(1), rc.maxIn.Load())
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	assert.Equal(t, []string{"run 1", "apply 1", "run 2", "apply 2", "run 3", "apply 3", "run 4", "apply 4"}, rc.events,
+		"each recovered job is stored before the next runs")
 	assert.Len(t, listIDs(t, db, wal.StateDone), 4)
 }
 

@@ -33,9 +33,9 @@ type Handler struct {
 	OnFail func(tx *bolt.Tx, j Job, cause string) error
 	// Independent promises that Run reads nothing that another job of
 	// this kind writes (a derive job reads only its own block and
-	// messages). The Runner may then run consecutive jobs of the kind
-	// concurrently and store their results in one transaction (see
-	// runBatch); Run must be safe for concurrent use.
+	// messages). The Runner may then claim consecutive jobs of the kind
+	// together and store their results in one transaction (see
+	// runBatch).
 	Independent bool
 }
 
