@@ -1,6 +1,7 @@
 package index
 
 import (
+	"cmp"
 	"container/list"
 	"slices"
 	"sync"
@@ -31,23 +32,45 @@ type tfLen struct {
 }
 
 // frontier returns the Pareto frontier of the (tfs[i], lens[i]) pairs,
-// by decreasing tf (and so increasing length).
+// by decreasing tf (and so increasing length). It runs on every decoded
+// posting list, so it avoids maps: almost every tf is small, and the
+// shortest length per small tf is kept in an array; the few larger tfs
+// are collected and sorted.
 func frontier(tfs []uint16, lens []uint32) []tfLen {
-	best := map[uint16]uint32{} // tf → shortest length with that tf
+	const small = 64
+	var best [small]uint64 // tf → shortest length + 1 (0: tf not seen)
+	var big []tfLen
 	for i, tf := range tfs {
-		if l, ok := best[tf]; !ok || lens[i] < l {
-			best[tf] = lens[i]
+		if tf < small {
+			if l := uint64(lens[i]) + 1; best[tf] == 0 || l < best[tf] {
+				best[tf] = l
+			}
+			continue
 		}
+		big = append(big, tfLen{tf, lens[i]})
 	}
-	pts := make([]tfLen, 0, len(best))
-	for tf, l := range best {
-		pts = append(pts, tfLen{tf, l})
-	}
-	slices.SortFunc(pts, func(a, b tfLen) int { return int(b.tf) - int(a.tf) })
-	out := pts[:0]
-	for _, p := range pts {
+	// Larger tfs by decreasing tf, then increasing length: the first of
+	// each tf is its shortest.
+	slices.SortFunc(big, func(a, b tfLen) int {
+		if a.tf != b.tf {
+			return int(b.tf) - int(a.tf)
+		}
+		return cmp.Compare(a.len, b.len)
+	})
+	var out []tfLen
+	add := func(p tfLen) {
 		if len(out) == 0 || p.len < out[len(out)-1].len {
 			out = append(out, p)
+		}
+	}
+	for i, p := range big {
+		if i == 0 || p.tf != big[i-1].tf {
+			add(p)
+		}
+	}
+	for tf := small - 1; tf >= 0; tf-- {
+		if best[tf] != 0 {
+			add(tfLen{uint16(tf), uint32(best[tf] - 1)})
 		}
 	}
 	return slices.Clip(out)

@@ -186,16 +186,31 @@ func decodeBlock(first uint32, b []byte, dst *chunk) error {
 	}
 	d := uint64(first)
 	for p, i := 1, 0; p < len(b); i++ {
-		delta, n := binary.Uvarint(b[p:])
-		if n <= 0 {
-			return bad("doc delta")
+		// Most gaps and (length, tf) pairs fit one byte: read those
+		// inline (this loop decodes every posting a query loads).
+		var delta, x uint64
+		if c := b[p]; c < 0x80 {
+			delta = uint64(c)
+			p++
+		} else {
+			v, n := binary.Uvarint(b[p:])
+			if n <= 0 {
+				return bad("doc delta")
+			}
+			delta = v
+			p += n
 		}
-		p += n
-		x, n := binary.Uvarint(b[p:])
-		if n <= 0 || x>>2 > 1<<32-1 {
-			return bad("length")
+		if p < len(b) && b[p] < 0x80 {
+			x = uint64(b[p])
+			p++
+		} else {
+			v, n := binary.Uvarint(b[p:])
+			if n <= 0 || v>>2 > 1<<32-1 {
+				return bad("length")
+			}
+			x = v
+			p += n
 		}
-		p += n
 		l, tf := x>>2, x&3+1
 		if tf == 4 {
 			more, n := binary.Uvarint(b[p:])
