@@ -49,8 +49,8 @@ func frontier(tfs []uint16, lens []uint32) []tfLen {
 		}
 		big = append(big, tfLen{tf, lens[i]})
 	}
-	// Larger tfs by decreasing tf, then increasing length: the first of
-	// each tf is its shortest.
+	// Larger tfs by decreasing tf, then increasing length: add keeps the
+	// first of each tf (its shortest) and drops the rest.
 	slices.SortFunc(big, func(a, b tfLen) int {
 		if a.tf != b.tf {
 			return int(b.tf) - int(a.tf)
@@ -63,10 +63,8 @@ func frontier(tfs []uint16, lens []uint32) []tfLen {
 			out = append(out, p)
 		}
 	}
-	for i, p := range big {
-		if i == 0 || p.tf != big[i-1].tf {
-			add(p)
-		}
+	for _, p := range big {
+		add(p)
 	}
 	for tf := small - 1; tf >= 0; tf-- {
 		if best[tf] != 0 {
