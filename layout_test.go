@@ -1,6 +1,8 @@
 package stratagate_test
 
 import (
+	"encoding/binary"
+	"slices"
 	"strings"
 	"testing"
 
@@ -115,6 +117,69 @@ func TestOpenRebuildsLayout2RawIndexWithSpeakers(t *testing.T) {
 	hits, err := mem.SearchRaw(ctx, stratagate.Query{Text: "What did Ana say about the move?"})
 	require.NoError(t, err)
 	assert.Equal(t, []uint64{ids[0], ids[1], ids[2]}, rank(hits), "Ana on the move, the move, then Ana (by her name alone)")
+	require.NoError(t, mem.CheckIndexes(ctx))
+	rep, err := mem.Verify(ctx)
+	require.NoError(t, err)
+	assert.True(t, rep.OK, "%v", rep.Violations)
+}
+
+// A file written under layout 3 (posting blocks of version 2: the
+// postings without the header that carries a block's count and bound) is
+// rebuilt by a writable Open into layout 4; a read-only Open reports it.
+func TestOpenRebuildsLayout3PostingBlocks(t *testing.T) {
+	src := sampleFile(t)
+	blocks := 0
+	path := damagedCopy(t, src, func(tx *bolt.Tx) error {
+		for _, name := range []string{"idx.raw", "idx.events", "idx.graph"} {
+			root := tx.Bucket([]byte(name))
+			require.NotNil(t, root, name)
+			post := root.Bucket([]byte("post"))
+			type kvPair struct{ k, v []byte }
+			var old []kvPair
+			require.NoError(t, post.ForEach(func(k, v []byte) error {
+				// Version 3: version, count, points, (tf, length) per
+				// point, then the postings version 2 held alone.
+				require.Equal(t, byte(3), v[0])
+				_, n := binary.Uvarint(v[1:])
+				p := 1 + n
+				points := int(v[p])
+				p++
+				for range 2 * points {
+					_, n := binary.Uvarint(v[p:])
+					p += n
+				}
+				old = append(old, kvPair{slices.Clone(k), append([]byte{2}, v[p:]...)})
+				return nil
+			}))
+			for _, e := range old {
+				require.NoError(t, post.Put(e.k, e.v))
+			}
+			blocks += len(old)
+			meta := root.Bucket([]byte("meta"))
+			var st map[string]any
+			_, err := kv.Decode(meta.Get([]byte("stats")), &st, 1)
+			require.NoError(t, err)
+			st["f"] = 3
+			v, err := kv.Encode(1, st)
+			require.NoError(t, err)
+			require.NoError(t, meta.Put([]byte("stats"), v))
+		}
+		return nil
+	})
+	require.Positive(t, blocks)
+
+	ro, err := stratagate.Open(path, &stratagate.Options{ReadOnly: true})
+	require.NoError(t, err)
+	_, err = ro.SearchRaw(ctx, stratagate.Query{Text: "pnpm", Scopes: []string{"project:atlas", "global"}})
+	assert.ErrorIs(t, err, index.ErrLayout, "a layout-3 index is not served")
+	require.NoError(t, ro.Close())
+
+	mem, err := stratagate.Open(path, &stratagate.Options{NoSync: true})
+	require.NoError(t, err)
+	defer mem.Close()
+	hits, err := mem.SearchRaw(ctx, stratagate.Query{Text: "pnpm", Scopes: []string{"project:atlas", "global"}})
+	require.NoError(t, err)
+	assert.NotEmpty(t, hits)
 	require.NoError(t, mem.CheckIndexes(ctx))
 	rep, err := mem.Verify(ctx)
 	require.NoError(t, err)

@@ -106,6 +106,7 @@ func (ix *Index) AddBatch(tx *bolt.Tx, docs []Doc) (uint32, error) {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
+	var cur blockWriter
 	for _, k := range keys {
 		ps := postings[k]
 		field, term := k[0], k[1:]
@@ -117,35 +118,38 @@ func (ix *Index) AddBatch(tx *bolt.Tx, docs []Doc) (uint32, error) {
 		}
 		// cur is the block postings go to, as Add would find it: the
 		// term's last block while it is under blockBytes, else a new one.
-		var cur []byte
+		cur.reset()
 		if tr.DF > 0 {
 			if ps[0].d <= tr.Last {
 				return 0, fmt.Errorf("index %s: %w: doc %d not after %d", ix.name, kv.ErrCorrupt, ps[0].d, tr.Last)
 			}
 			old := b.post.Get(postKey(nil, field, term, tr.Block))
-			if len(old) < 3 || old[0] != postingVersion {
-				return 0, fmt.Errorf("index %s: %w: term %q: last posting block %d missing or bad", ix.name, kv.ErrCorrupt, term, tr.Block)
+			if old == nil {
+				return 0, fmt.Errorf("index %s: %w: term %q: last posting block %d missing", ix.name, kv.ErrCorrupt, term, tr.Block)
 			}
-			cur = append(make([]byte, 0, blockBytes+16), old...)
+			if err := cur.load(old); err != nil {
+				return 0, fmt.Errorf("index %s: term %q: last posting block %d: %w", ix.name, term, tr.Block, err)
+			}
 		}
 		for _, p := range ps {
-			if tr.DF > 0 && len(cur) < blockBytes {
-				cur = appendPosting(cur, p.d-tr.Last, p.tf, p.l)
+			if tr.DF > 0 && cur.size() < blockBytes {
+				cur.add(p.d-tr.Last, p.tf, p.l)
 			} else {
-				if cur != nil {
-					if err := b.post.Put(postKey(nil, field, term, tr.Block), cur); err != nil {
+				if tr.DF > 0 {
+					if err := b.post.Put(postKey(nil, field, term, tr.Block), cur.encode()); err != nil {
 						return 0, err
 					}
 				}
 				tr.Block = p.d
-				cur = appendPosting(append(make([]byte, 0, blockBytes+16), postingVersion), 0, p.tf, p.l)
+				cur.reset()
+				cur.add(0, p.tf, p.l)
 			}
 			tr.DF++
 			tr.MaxTF = max(tr.MaxTF, p.tf)
 			tr.Last = p.d
 		}
 		tr.Gen = st.Gen
-		if err := b.post.Put(postKey(nil, field, term, tr.Block), cur); err != nil {
+		if err := b.post.Put(postKey(nil, field, term, tr.Block), cur.encode()); err != nil {
 			return 0, err
 		}
 		if err := b.terms.Put([]byte(k), tr.encode()); err != nil {

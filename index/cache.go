@@ -3,27 +3,202 @@ package index
 import (
 	"cmp"
 	"container/list"
+	"fmt"
 	"slices"
+	"sort"
 	"sync"
+	"sync/atomic"
+	"unsafe"
 
 	"github.com/RoaringBitmap/roaring/v2"
+
+	"github.com/stratagate/stratagate/kv"
 )
 
-// posting is a decoded, immutable term posting list: sorted doc numbers and,
-// aligned with them, term frequencies and field lengths. It is shared by
-// concurrent queries and never modified after it is cached.
+// posting is a term's posting list as cached: its blocks' headers (the
+// bounds block-max pruning reads) and their encoded postings, copied out
+// of the transaction, each block decoded on first use. It is shared by
+// concurrent queries: everything but the decoded blocks is immutable once
+// cached, and a decoded block is published atomically (two queries may
+// decode the same block at once; both get equal chunks).
 type posting struct {
-	docs  []uint32
-	tfs   []uint16
-	lens  []uint32
 	df    uint32
 	maxTF uint16
-	// front is the Pareto frontier of the postings' (tf, length) pairs:
-	// no posting has both a tf ≥ and a length ≤ a point's with one of them
-	// strictly better. BM25 grows with tf and falls with length, so a
-	// term's highest score on any of its documents is at one of these
-	// points: the exact per-term upper bound MaxScore prunes with.
-	front []tfLen
+	last  uint32 // the term's newest doc
+	// front is the Pareto frontier of the points of every block header:
+	// the term's highest score on any of its documents is at one of them
+	// (exact while no header merged points), the per-term upper bound
+	// MaxScore prunes with.
+	front  []tfLen
+	blocks []pblock
+	raw    []byte // every block's postings, concatenated
+	dec    []atomic.Pointer[chunk]
+	flat   atomic.Pointer[chunk] // all postings at once (multi-field queries)
+	// owner is the cache holding the posting (nil if none; set before it
+	// is shared), ent its entry there, guarded by owner.mu: decoding a
+	// block charges the entry for the decoded copy (see charge).
+	owner *cache
+	ent   *entry
+}
+
+// unitBytes is the cache's unit of size: about what one decoded posting
+// takes (doc u32, tf u16, length u32).
+const unitBytes = 10
+
+// encodedSize is the cache size of a loaded posting before any block is
+// decoded: its encoded postings and block headers.
+func (p *posting) encodedSize() int {
+	return (len(p.raw)+int(unsafe.Sizeof(pblock{})+8)*len(p.blocks))/unitBytes + 16
+}
+
+// charge adds n decoded postings to the size of the posting's cache
+// entry, if it is still cached, evicting others as needed.
+func (p *posting) charge(n int) {
+	c := p.owner
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e := p.ent; e != nil && c.m[e.key] == e {
+		e.size += n
+		c.size += n
+		c.evict()
+	}
+}
+
+// reserve charges n decoded postings to the posting's cache entry if the
+// cache has room for them without evicting anything, and reports whether
+// it did. Decoded blocks only fill spare room: they never push encoded
+// lists out (a list costs a quarter of its decoded size, and an evicted
+// list costs a read from the file).
+func (p *posting) reserve(n int) bool {
+	c := p.owner
+	if c == nil {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e := p.ent; e != nil && c.m[e.key] == e && c.size+n <= c.limit {
+		e.size += n
+		c.size += n
+		return true
+	}
+	return false
+}
+
+// release undoes reserve(n).
+func (p *posting) release(n int) {
+	c := p.owner
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e := p.ent; e != nil && c.m[e.key] == e {
+		e.size -= n
+		c.size -= n
+	}
+}
+
+// pblock is one posting block of a cached posting list.
+type pblock struct {
+	first    uint32 // its first doc (the block's key)
+	off, end uint32 // its postings in posting.raw
+	head     blockHead
+}
+
+// block returns block i decoded. A block already decoded and cached is
+// shared. Otherwise, with scratch nil, it is decoded into a new chunk,
+// cached and charged to the cache; with scratch, it is cached only if the
+// cache has room (reserve), else decoded into scratch (reused: valid
+// until the caller decodes into it again).
+func (p *posting) block(i int, scratch *chunk) (*chunk, error) {
+	if c := p.dec[i].Load(); c != nil {
+		return c, nil
+	}
+	n := int(p.blocks[i].head.n)
+	reserved := false
+	if scratch != nil {
+		if reserved = p.reserve(n); !reserved {
+			scratch.docs, scratch.tfs, scratch.lens = scratch.docs[:0], scratch.tfs[:0], scratch.lens[:0]
+			if err := p.decodeInto(i, scratch); err != nil {
+				return nil, err
+			}
+			return scratch, nil
+		}
+	}
+	c := &chunk{docs: make([]uint32, 0, n), tfs: make([]uint16, 0, n), lens: make([]uint32, 0, n)}
+	if err := p.decodeInto(i, c); err != nil {
+		if reserved {
+			p.release(n)
+		}
+		return nil, err
+	}
+	if !p.dec[i].CompareAndSwap(nil, c) {
+		if reserved {
+			p.release(n)
+		}
+		return p.dec[i].Load(), nil // another query decoded it first
+	}
+	if !reserved {
+		p.charge(n)
+	}
+	return c, nil
+}
+
+// all returns every posting of the list decoded into one chunk.
+func (p *posting) all() (*chunk, error) {
+	if c := p.flat.Load(); c != nil {
+		return c, nil
+	}
+	if len(p.blocks) == 1 {
+		c, err := p.block(0, nil)
+		if err != nil {
+			return nil, err
+		}
+		p.flat.Store(c)
+		return c, nil
+	}
+	// df was checked against the headers' counts, which parseBlockHead
+	// bounds by the bytes read: it can size the allocation.
+	c := &chunk{docs: make([]uint32, 0, p.df), tfs: make([]uint16, 0, p.df), lens: make([]uint32, 0, p.df)}
+	for i := range p.blocks {
+		if err := p.decodeInto(i, c); err != nil {
+			return nil, err
+		}
+	}
+	if !p.flat.CompareAndSwap(nil, c) {
+		return p.flat.Load(), nil
+	}
+	p.charge(len(c.docs))
+	return c, nil
+}
+
+// decodeInto appends block i's postings to dst, checking that they end
+// before the next block's first doc (the last block: at the term's newest
+// doc).
+func (p *posting) decodeInto(i int, dst *chunk) error {
+	b := &p.blocks[i]
+	if err := decodePostings(b.first, &b.head, p.raw[b.off:b.end], dst); err != nil {
+		return err
+	}
+	last := dst.docs[len(dst.docs)-1]
+	if i+1 < len(p.blocks) && last >= p.blocks[i+1].first || i+1 == len(p.blocks) && last != p.last {
+		return fmt.Errorf("index: %w: posting block %d: ends at doc %d, past the next block or the term's last doc", kv.ErrCorrupt, b.first, last)
+	}
+	return nil
+}
+
+// has reports whether the list holds doc d.
+func (p *posting) has(d uint32) (bool, error) {
+	i := sort.Search(len(p.blocks), func(i int) bool { return p.blocks[i].first > d }) - 1
+	if i < 0 {
+		return false, nil
+	}
+	c, err := p.block(i, nil)
+	if err != nil {
+		return false, err
+	}
+	j := seek(c.docs, 0, d)
+	return j < len(c.docs) && c.docs[j] == d, nil
 }
 
 type tfLen struct {
@@ -32,7 +207,8 @@ type tfLen struct {
 }
 
 // frontier returns the Pareto frontier of the (tfs[i], lens[i]) pairs,
-// by decreasing tf (and so increasing length). It runs on every decoded
+// by decreasing tf (and so decreasing length: a point with a higher tf and
+// no longer length would dominate). It runs on every decoded
 // posting list, so it avoids maps: almost every tf is small, and the
 // shortest length per small tf is kept in an array; the few larger tfs
 // are collected and sorted.
@@ -97,7 +273,9 @@ type entry struct {
 }
 
 // cache is a bounded LRU of decoded postings and bitmaps, safe for
-// concurrent use. Its size is counted in postings entries (doc numbers).
+// concurrent use. Its size is counted in units of about unitBytes bytes:
+// a decoded posting is one, a posting list's encoded bytes a tenth of
+// their count (see posting.encodedSize and charge).
 type cache struct {
 	mu    sync.Mutex
 	limit int
@@ -161,6 +339,14 @@ func (c *cache) put(e *entry) {
 	e.elem = c.lru.PushFront(e)
 	c.m[e.key] = e
 	c.size += e.size
+	if e.post != nil && e.post.owner == nil {
+		e.post.owner, e.post.ent = c, e
+	}
+	c.evict()
+}
+
+// evict drops least recently used entries until the cache fits its limit.
+func (c *cache) evict() {
 	for c.size > c.limit {
 		last := c.lru.Back()
 		old := last.Value.(*entry)

@@ -19,7 +19,7 @@ const (
 	statsVersion   byte = 1
 	docVersion     byte = 1
 	termVersion    byte = 2
-	postingVersion byte = 2
+	postingVersion byte = 3
 	kwVersion      byte = 1
 )
 
@@ -58,13 +58,14 @@ type stats struct {
 	Layout uint8 `msgpack:"f,omitempty"`
 }
 
-// layout is the current index layout (stats.Layout). 3: the byte format
-// of layout 2, bumped because what StrataGate indexes changed (the raw
-// index gained a speaker field): every index of a file written under
-// layout 2 is rebuilt on its next writable Open, so it ranks like a fresh
-// one. Bump it whenever an index's documents or fields change, not only
-// its bytes.
-const layout = 3
+// layout is the current index layout (stats.Layout). 4: posting blocks
+// carry a header with their posting count and (tf, length) bound (posting
+// version 3, block.go), which block-max pruning reads. 3 was the byte
+// format of layout 2, bumped because what StrataGate indexes changed (the
+// raw index gained a speaker field). Every index of an older layout is
+// rebuilt on its next writable Open. Bump it whenever an index's bytes,
+// documents or fields change.
+const layout = 4
 
 // termRecord is fixed-width: version, df u32, maxTF u16, last u32 (the
 // newest doc with the term), block u32 (the first doc of the term's last
@@ -132,106 +133,6 @@ func first(b []byte) any {
 		return "none"
 	}
 	return b[0]
-}
-
-// chunk is a decoded posting list (or part of one): sorted doc numbers
-// with their term frequencies and field lengths.
-type chunk struct {
-	docs []uint32
-	tfs  []uint16
-	lens []uint32
-}
-
-// A posting block holds consecutive postings of one term in one field,
-// keyed by its first doc number. On disk:
-//
-//	+---------+---------------------------------------------------------+
-//	| version | posting*                                                 |
-//	| 1 byte  | doc delta uvarint ‖ length<<2|min(tf-1, 3) uvarint ‖     |
-//	|         | (tf-4 uvarint, only when tf ≥ 4)                         |
-//	+---------+---------------------------------------------------------+
-//
-// The first posting's delta is 0 (its doc is the key's); every later
-// delta is > 0 (the gap to the previous doc). tf is 1..65535 (capped by
-// Add: BM25 saturates long before), length is the field length; a posting
-// of a field shorter than 32 terms with tf ≤ 3 takes two bytes plus its
-// gap. Doc numbers only grow, so a new posting is appended to the term's
-// last block (its bytes copied and the posting added, no decoding) until
-// the block reaches blockBytes; the next posting starts a new block.
-const blockBytes = 512
-
-// appendPosting appends one posting to a block value.
-func appendPosting(v []byte, delta uint32, tf uint16, l uint32) []byte {
-	v = binary.AppendUvarint(v, uint64(delta))
-	t := uint64(tf - 1)
-	v = binary.AppendUvarint(v, uint64(l)<<2|min(t, 3))
-	if t >= 3 {
-		v = binary.AppendUvarint(v, t-3)
-	}
-	return v
-}
-
-// decodeBlock appends the postings of the block keyed by first doc to dst,
-// checking that they continue dst (first > after when dst is not empty).
-// It copies: nothing it returns aliases b (which may be bbolt memory).
-func decodeBlock(first uint32, b []byte, dst *chunk) error {
-	bad := func(why string) error {
-		return fmt.Errorf("index: %w: posting block %d: %s", kv.ErrCorrupt, first, why)
-	}
-	if len(b) < 3 || b[0] != postingVersion {
-		return bad("header")
-	}
-	if n := len(dst.docs); n > 0 && first <= dst.docs[n-1] {
-		return bad("out of order")
-	}
-	d := uint64(first)
-	for p, i := 1, 0; p < len(b); i++ {
-		// Most gaps and (length, tf) pairs fit one byte: read those
-		// inline (this loop decodes every posting a query loads).
-		var delta, x uint64
-		if c := b[p]; c < 0x80 {
-			delta = uint64(c)
-			p++
-		} else {
-			v, n := binary.Uvarint(b[p:])
-			if n <= 0 {
-				return bad("doc delta")
-			}
-			delta = v
-			p += n
-		}
-		if p < len(b) && b[p] < 0x80 {
-			x = uint64(b[p])
-			p++
-		} else {
-			v, n := binary.Uvarint(b[p:])
-			if n <= 0 || v>>2 > 1<<32-1 {
-				return bad("length")
-			}
-			x = v
-			p += n
-		}
-		l, tf := x>>2, x&3+1
-		if tf == 4 {
-			more, n := binary.Uvarint(b[p:])
-			if n <= 0 || more > 65535-4 {
-				return bad("tf")
-			}
-			p += n
-			tf += more
-		}
-		if (i == 0) != (delta == 0) {
-			return bad("doc delta")
-		}
-		if delta > 1<<32-1 || d+delta > 1<<32-1 { // no wrap-around: docs strictly increase
-			return bad("doc number")
-		}
-		d += delta
-		dst.docs = append(dst.docs, uint32(d))
-		dst.tfs = append(dst.tfs, uint16(tf))
-		dst.lens = append(dst.lens, uint32(l))
-	}
-	return nil
 }
 
 func encodeBitmap(bm *roaring.Bitmap) ([]byte, error) {

@@ -424,16 +424,19 @@ func (ix *Index) addPosting(b *buckets, tkey []byte, field uint8, term string, d
 			return fmt.Errorf("index %s: %w: doc %d not after %d", ix.name, kv.ErrCorrupt, d, tr.Last)
 		}
 		old := b.post.Get(postKey(nil, field, term, tr.Block))
-		if len(old) < 3 || old[0] != postingVersion {
-			return fmt.Errorf("index %s: %w: term %q: last posting block %d missing or bad", ix.name, kv.ErrCorrupt, term, tr.Block)
+		if old == nil {
+			return fmt.Errorf("index %s: %w: term %q: last posting block %d missing", ix.name, kv.ErrCorrupt, term, tr.Block)
 		}
 		if len(old) < blockBytes {
-			v = appendPosting(append(make([]byte, 0, len(old)+12), old...), d-tr.Last, tf, l)
+			var err error
+			if v, err = extendBlock(old, d-tr.Last, tf, l); err != nil {
+				return fmt.Errorf("index %s: term %q: last posting block %d: %w", ix.name, term, tr.Block, err)
+			}
 		}
 	}
 	if v == nil {
 		tr.Block = d
-		v = appendPosting(append(make([]byte, 0, 16), postingVersion), 0, tf, l)
+		v = newBlock(tf, l)
 	}
 	tr.DF++
 	tr.MaxTF = max(tr.MaxTF, tf)

@@ -566,10 +566,18 @@ func TestCorruptPostings(t *testing.T) {
 		}
 		return b
 	}
-	// block builds a posting block: version 2, then (delta, tf, length)
-	// triples encoded as index/format.go describes.
-	block := func(triples ...uint64) []byte {
-		b := []byte{2}
+	// block builds a posting block of (delta, tf, length) triples as
+	// index/block.go describes: version 3, the posting count, one bound
+	// point (the highest tf, the shortest length), the postings.
+	header := func(n, maxTF, minLen uint64) []byte {
+		b := []byte{3}
+		b = binary.AppendUvarint(b, n)
+		b = append(b, 1)
+		b = binary.AppendUvarint(b, maxTF)
+		return binary.AppendUvarint(b, minLen)
+	}
+	postings := func(triples ...uint64) []byte {
+		var b []byte
 		for i := 0; i+2 < len(triples); i += 3 {
 			delta, tf, l := triples[i], triples[i+1], triples[i+2]
 			b = binary.AppendUvarint(b, delta)
@@ -580,6 +588,13 @@ func TestCorruptPostings(t *testing.T) {
 		}
 		return b
 	}
+	block := func(triples ...uint64) []byte {
+		maxTF, minLen := uint64(1), uint64(1<<32-1)
+		for i := 0; i+2 < len(triples); i += 3 {
+			maxTF, minLen = max(maxTF, min(triples[i+1], 65535)), min(minLen, triples[i+2])
+		}
+		return append(header(uint64(len(triples)/3), maxTF, minLen), postings(triples...)...)
+	}
 	type tcase struct {
 		name   string
 		val    []byte
@@ -587,23 +602,32 @@ func TestCorruptPostings(t *testing.T) {
 	}
 	tests := []tcase{
 		{"empty", []byte{}, nil},
-		{"one byte", []byte{2}, nil},
+		{"one byte", []byte{3}, nil},
 		{"wrong version", append([]byte{9}, garbage(40)...), nil},
-		{"old version", append([]byte{1}, garbage(40)...), nil},
+		{"old version", append([]byte{2}, postings(0, 1, 2, 1, 1, 2)...), nil},
+		{"count above the postings", append(header(3, 1, 2), postings(0, 1, 2, 1, 1, 2)...), nil},
+		{"count beyond the bytes", append(header(1000, 1, 2), postings(0, 1, 2, 1, 1, 2)...), nil},
+		{"count zero", append(header(0, 1, 2), postings(0, 1, 2, 1, 1, 2)...), nil},
+		{"no bound points", append([]byte{3, 2, 0}, postings(0, 1, 2, 1, 1, 2)...), nil},
+		{"five bound points", append([]byte{3, 2, 5, 5, 1, 4, 2, 3, 3, 2, 4, 1, 5}, postings(0, 1, 2, 1, 1, 2)...), nil},
+		{"bound points out of order", append([]byte{3, 2, 2, 1, 1, 2, 2}, postings(0, 1, 2, 1, 1, 2)...), nil},
+		{"tf above the bound", append(header(2, 1, 2), postings(0, 1, 2, 1, 2, 2)...), nil},
+		{"length below the bound", append(header(2, 1, 2), postings(0, 1, 2, 1, 1, 1)...), nil},
 		{"random bytes", garbage(64), nil},
 		{"first delta not 0", block(1, 1, 2, 1, 1, 2), nil},
 		{"zero later delta", block(0, 1, 2, 0, 1, 2), nil},
 		{"tf over 65535", block(0, 70000, 2, 1, 1, 2), nil},
 		{"length over 2^32", block(0, 1, 1<<33, 1, 1, 2), nil},
 		{"doc past 2^32", block(0, 1, 2, 1<<33, 1, 2), nil},
-		{"truncated varint", []byte{2, 0, 1, 0x80}, nil},
+		{"truncated varint", append(header(1, 1, 1), 0, 0x80), nil},
 		{"too few postings", block(0, 1, 2, 1, 1, 2), nil},
 		{"truncated real block", nil, func(b []byte) []byte { return b[:len(b)-1] }},
 		{"real block, a posting dropped", nil, func(b []byte) []byte { return b[:len(b)-2] }},
 		{"real block, a posting added", nil, func(b []byte) []byte { return append(slices.Clone(b), 1, 2<<2) }},
 	}
 	for i := range 40 {
-		tests = append(tests, tcase{name: fmt.Sprint("garbage block ", i), val: append([]byte{2}, garbage(1+rng.IntN(40))...)})
+		tests = append(tests, tcase{name: fmt.Sprint("garbage block ", i), val: append([]byte{3}, garbage(1+rng.IntN(40))...)})
+		tests = append(tests, tcase{name: fmt.Sprint("garbage postings ", i), val: append(header(uint64(1+rng.IntN(8)), 3, 1), garbage(16+rng.IntN(40))...)})
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"slices"
+	"sync/atomic"
 
 	"github.com/RoaringBitmap/roaring/v2"
 
@@ -41,12 +42,15 @@ func (ix *Index) term(b *buckets, field uint8, term string) (*posting, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &posting{df: tr.DF, maxTF: tr.MaxTF}
-	var c chunk
-	n := min(int(tr.DF), 1<<16) // DF comes from disk: never trust it for an allocation
-	c.docs = make([]uint32, 0, n)
-	c.tfs = make([]uint16, 0, n)
-	c.lens = make([]uint32, 0, n)
+	// Read the blocks' headers and copy their postings; a block is decoded
+	// when a query first reads one of its documents. DF comes from disk:
+	// never trust it for an allocation beyond a bound.
+	p := &posting{df: tr.DF, maxTF: tr.MaxTF, last: tr.Last}
+	p.raw = make([]byte, 0, min(int(tr.DF)*3, 1<<20))
+	p.blocks = make([]pblock, 0, min(int(tr.DF)/128+1, 1<<12))
+	var total uint64
+	var tfs []uint16
+	var lens []uint32
 	prefix := postKey(nil, field, term, 0)
 	prefix = prefix[:len(prefix)-4]
 	cur := post.Cursor()
@@ -54,17 +58,29 @@ func (ix *Index) term(b *buckets, field uint8, term string) (*posting, error) {
 		if len(k) != len(prefix)+4 {
 			continue // another term that extends this one with 0x00 bytes
 		}
-		if err := decodeBlock(binary.BigEndian.Uint32(k[len(prefix):]), v, &c); err != nil {
-			return nil, err
+		first := binary.BigEndian.Uint32(k[len(prefix):])
+		h, off, err := parseBlockHead(v)
+		if err != nil {
+			return nil, fmt.Errorf("index %s: term block %d: %w", ix.name, first, err)
+		}
+		if first == 0 || first > tr.Last || len(v)-off > 1<<20 {
+			return nil, fmt.Errorf("index %s: %w: posting block %d of %d bytes (term's last doc %d)", ix.name, kv.ErrCorrupt, first, len(v), tr.Last)
+		}
+		start := len(p.raw)
+		p.raw = append(p.raw, v[off:]...)
+		p.blocks = append(p.blocks, pblock{first: first, off: uint32(start), end: uint32(len(p.raw)), head: h})
+		total += uint64(h.n)
+		for _, q := range h.front[:h.nf] {
+			tfs, lens = append(tfs, q.tf), append(lens, q.len)
 		}
 	}
-	if len(c.docs) != int(tr.DF) {
-		return nil, fmt.Errorf("index %s: %w: term has %d postings, its record says %d", ix.name, kv.ErrCorrupt, len(c.docs), tr.DF)
+	if total != uint64(tr.DF) {
+		return nil, fmt.Errorf("index %s: %w: term has %d postings, its record says %d", ix.name, kv.ErrCorrupt, total, tr.DF)
 	}
-	p.docs, p.tfs, p.lens = c.docs, c.tfs, c.lens
-	p.front = frontier(p.tfs, p.lens)
+	p.dec = make([]atomic.Pointer[chunk], len(p.blocks))
+	p.front = frontier(tfs, lens)
 	if b.cacheable {
-		ix.cache.put(&entry{key: string(b.ckey), gen: tr.Gen, at: b.confirm(), post: p, size: len(p.docs) + 16})
+		ix.cache.put(&entry{key: string(b.ckey), gen: tr.Gen, at: b.confirm(), post: p, size: p.encodedSize()})
 	}
 	return p, nil
 }

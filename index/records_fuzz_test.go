@@ -52,7 +52,10 @@ func FuzzDecodeIndexMeta(f *testing.F) {
 // number around to below the previous one; the block must be refused, not
 // decoded out of order.
 func TestDecodeBlockRejectsWrappingDelta(t *testing.T) {
-	blk := appendPosting([]byte{postingVersion}, 0, 1, 7)
+	var h blockHead
+	h.add(1, 7)
+	h.add(1, 7)
+	blk := appendPosting(h.appendTo(nil), 0, 1, 7)
 	blk = binary.AppendUvarint(blk, 1<<64-1) // the gap
 	blk = binary.AppendUvarint(blk, 7<<2)    // length 7, tf 1
 	var c chunk
