@@ -114,3 +114,10 @@ clean:
 .PHONY: peers
 peers:
 	cd bench/peers && $(GO) run -tags sqlite_fts5 . -n 100000
+
+# peers-1m: the same comparison at 1,000,000 messages (stratagate, bleve and
+# SQLite FTS5; tens of minutes on a 2-core machine). The peers get a fixed
+# query budget: stratagate measures 1,000 queries, the peers the first 200.
+.PHONY: peers-1m
+peers-1m:
+	cd bench/peers && $(GO) run -tags sqlite_fts5 . -n 1000000 -engines stratagate,bleve,sqlite-fts5 -queries 1000 -peer-queries 200

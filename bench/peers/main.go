@@ -11,9 +11,18 @@
 // For each engine it builds an index of N messages on disk (timed: build
 // messages/s), closes it and measures its size (allocated bytes of its
 // files, as du counts them, per message), reopens it, runs every query
-// once to warm up, then measures each query once: p50/p95/p99 latency in
-// µs, mean results, and how many of StrataGate's top k each peer also
-// returns (overlap). Ratios are peer / StrataGate.
+// once to warm up, then measures each query once: p50/p95/p99 and maximum
+// latency in µs, mean results, and how many of StrataGate's top k each peer
+// also returns (overlap). Ratios are peer / StrataGate.
+//
+// With -peer-queries N, every engine other than stratagate (including
+// stratagate-memory) warms up on and measures only the first N of the same
+// query list, so that slow peers stay bounded on large corpora (make
+// peers-1m); each engine's measured query count is in the table and in the
+// JSON (queries). A peer's overlap is over its N queries, against
+// StrataGate's results for the same N; its latency ratios still divide its
+// percentiles (and maximum) by StrataGate's, so they compare percentiles
+// over different query counts (N against -queries).
 //
 // The engines compared are indexes: none stores the message text (an
 // application keeps its messages somewhere; in StrataGate they are the L5
@@ -38,10 +47,12 @@
 // snippet and the neighbouring messages, and each search logs an
 // observation, as in production. Ratios are against stratagate (the index).
 //
-// Flags: -n, -queries, -k, -json, -dir (default a temporary folder,
-// removed at the end; a given folder is kept), -seed, -sgwriters,
-// -engines, -progress, -cpuprofile (the measured queries; profile one
-// engine at a time).
+// Flags: -n, -queries, -peer-queries (the measured queries of every engine
+// but stratagate; default 0: as many as -queries; more than -queries is
+// clamped to -queries; negative is an error), -k, -json, -dir (default a
+// temporary folder, removed at the end; a given folder is kept), -seed,
+// -sgwriters, -engines, -progress, -cpuprofile (the measured queries;
+// profile one engine at a time).
 package main
 
 import (
@@ -72,6 +83,7 @@ func main() {
 
 type config struct {
 	n, queries, k, sgWriters int
+	peerQueries              int // measured queries of the engines other than stratagate
 	json                     bool
 	dir                      string
 	seed                     uint64
@@ -104,6 +116,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var engines string
 	fs.IntVar(&cfg.n, "n", 100000, "messages in the corpus")
 	fs.IntVar(&cfg.queries, "queries", 1000, "measured queries")
+	fs.IntVar(&cfg.peerQueries, "peer-queries", 0, "measured queries of every engine but stratagate: the first `N` of the same list\n(0: as many as -queries; more is clamped to -queries); their latency ratios\nthen compare percentiles over different query counts")
 	fs.IntVar(&cfg.k, "k", 10, "results per query")
 	fs.BoolVar(&cfg.json, "json", false, "print one JSON object")
 	fs.StringVar(&cfg.dir, "dir", "", "folder for the indexes (default: a temporary folder, removed at the end)")
@@ -115,6 +128,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: go run -tags sqlite_fts5 . [flags]")
 		fs.PrintDefaults()
+		fmt.Fprintln(stderr, "Ratios are peer / stratagate. With -peer-queries below -queries, a peer's")
+		fmt.Fprintln(stderr, "percentiles are over fewer queries than stratagate's, and its overlap is over")
+		fmt.Fprintln(stderr, "the queries it ran.")
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -134,10 +150,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return bad("-n must be at least 2")
 	case cfg.queries < 1:
 		return bad("-queries must be positive")
+	case cfg.peerQueries < 0:
+		return bad("-peer-queries must not be negative (0: as many as -queries), got %d", cfg.peerQueries)
 	case cfg.k < 1 || cfg.k > 200:
 		return bad("-k must be in 1–200")
 	case cfg.sgWriters < 1 || cfg.sgWriters > threadCount:
 		return bad("-sgwriters must be in 1–%d", threadCount)
+	}
+	if cfg.peerQueries == 0 || cfg.peerQueries > cfg.queries {
+		cfg.peerQueries = cfg.queries
 	}
 	for _, e := range strings.Split(engines, ",") {
 		e = strings.TrimSpace(e)
@@ -178,7 +199,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // result is the output; its JSON field names are a contract.
 type result struct {
 	Docs    int            `json:"docs"`
-	Queries int            `json:"queries"`
+	Queries int            `json:"queries"`      // -queries: stratagate's measured queries
+	PeerQ   int            `json:"peer_queries"` // -peer-queries after clamping: every other engine's
 	K       int            `json:"k"`
 	Seed    uint64         `json:"seed"`
 	Engines []engineResult `json:"engines"`
@@ -187,6 +209,7 @@ type result struct {
 type engineResult struct {
 	Name           string  `json:"name"`
 	Scoring        string  `json:"scoring"`
+	Queries        int     `json:"queries"` // measured (and warm-up) queries: -queries for stratagate, -peer-queries for the others
 	BuildMsgsPerS  float64 `json:"build_msgs_per_s"`
 	BuildS         float64 `json:"build_s"`
 	BytesPerMsg    float64 `json:"bytes_per_msg"`
@@ -204,6 +227,7 @@ type engineResult struct {
 	RatioP50       float64 `json:"ratio_p50"`
 	RatioP95       float64 `json:"ratio_p95"`
 	RatioP99       float64 `json:"ratio_p99"`
+	RatioMax       float64 `json:"ratio_max"`
 	AppendMsgsPerS float64 `json:"append_msgs_per_s,omitempty"` // StrataGate: Appends only, before WaitIdle
 	// UncompactedBytesPerMsg is stratagate's written file before the
 	// compaction its build ends with; CompactedBytesPerMsg is
@@ -236,10 +260,14 @@ func bench(ctx context.Context, cfg *config, stderr io.Writer) (*result, error) 
 	qs := c.queries(cfg.queries, cfg.seed)
 	logf("corpus: %d messages, %d queries, generated in %s", len(c.docs), len(qs), time.Since(t0).Round(time.Millisecond))
 
-	res := &result{Docs: len(c.docs), Queries: len(qs), K: cfg.k, Seed: cfg.seed}
+	res := &result{Docs: len(c.docs), Queries: len(qs), PeerQ: cfg.peerQueries, K: cfg.k, Seed: cfg.seed}
 	for _, name := range cfg.engines {
 		e := newEngine(name, cfg)
-		r, err := measure(ctx, cfg, e, c, qs, root, logf)
+		eqs := qs
+		if name != "stratagate" {
+			eqs = qs[:cfg.peerQueries]
+		}
+		r, err := measure(ctx, cfg, e, c, eqs, root, logf)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
@@ -257,6 +285,8 @@ func bench(ctx context.Context, cfg *config, stderr io.Writer) (*result, error) 
 			r.RatioP50 = ratio(r.P50us, sg.P50us)
 			r.RatioP95 = ratio(r.P95us, sg.P95us)
 			r.RatioP99 = ratio(r.P99us, sg.P99us)
+			r.RatioMax = ratio(r.MaxUs, sg.MaxUs)
+			// Over the queries r ran: a prefix of stratagate's.
 			r.OverlapAtK = overlap(sg.hits, r.hits)
 		}
 	}
@@ -278,11 +308,12 @@ func round3(x float64) float64 {
 }
 
 // overlap is the mean, over queries where ref returned something, of the
-// fraction of ref's results that got also returned.
+// fraction of ref's results that got also returned. Only the queries both
+// ran count: got may cover a prefix of ref's queries (or the reverse).
 func overlap(ref, got [][]int) float64 {
 	var sum float64
 	n := 0
-	for i := range ref {
+	for i := range min(len(ref), len(got)) {
 		if len(ref[i]) == 0 {
 			continue
 		}
@@ -302,7 +333,7 @@ func overlap(ref, got [][]int) float64 {
 }
 
 func measure(ctx context.Context, cfg *config, e engine, c *corpus, qs []string, root string, logf func(string, ...any)) (engineResult, error) {
-	r := engineResult{Name: e.name(), Scoring: e.scoring()}
+	r := engineResult{Name: e.name(), Scoring: e.scoring(), Queries: len(qs)}
 	dir := filepath.Join(root, e.name())
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return r, err
@@ -386,7 +417,7 @@ func measure(ctx context.Context, cfg *config, e engine, c *corpus, qs []string,
 	r.P50us, r.P95us, r.P99us = round3(percentile(lat, 50)), round3(percentile(lat, 95)), round3(percentile(lat, 99))
 	r.MaxUs, r.MeanUs = round3(lat[len(lat)-1]), round3(sum/float64(len(lat)))
 	r.MeanResults = round3(float64(total) / float64(len(qs)))
-	logf("%s: p50 %.0f µs, p95 %.0f µs, p99 %.0f µs", e.name(), r.P50us, r.P95us, r.P99us)
+	logf("%s: %d queries, p50 %.0f µs, p95 %.0f µs, p99 %.0f µs, max %.0f µs", e.name(), len(qs), r.P50us, r.P95us, r.P99us, r.MaxUs)
 	return r, nil
 }
 
@@ -425,22 +456,22 @@ func ticker(every time.Duration, f func(time.Duration)) (stop func()) {
 }
 
 func printTable(w io.Writer, res *result) {
-	fmt.Fprintf(w, "docs %d, queries %d, k %d, seed %d\n\n", res.Docs, res.Queries, res.K, res.Seed)
+	fmt.Fprintf(w, "docs %d, queries %d, peer queries %d, k %d, seed %d\n\n", res.Docs, res.Queries, res.PeerQ, res.K, res.Seed)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "engine\tbuild msgs/s\tbuild s\tbytes/msg\tp50 µs\tp95 µs\tp99 µs\tresults/q\toverlap@k\t")
+	fmt.Fprintln(tw, "engine\tbuild msgs/s\tbuild s\tbytes/msg\tqueries\tp50 µs\tp95 µs\tp99 µs\tmax µs\tresults/q\toverlap@k\t")
 	for _, r := range res.Engines {
-		fmt.Fprintf(tw, "%s\t%.0f\t%.1f\t%.0f\t%.0f\t%.0f\t%.0f\t%.2f\t%.3f\t\n",
-			r.Name, r.BuildMsgsPerS, r.BuildS, r.BytesPerMsg, r.P50us, r.P95us, r.P99us, r.MeanResults, r.OverlapAtK)
+		fmt.Fprintf(tw, "%s\t%.0f\t%.1f\t%.0f\t%d\t%.0f\t%.0f\t%.0f\t%.0f\t%.2f\t%.3f\t\n",
+			r.Name, r.BuildMsgsPerS, r.BuildS, r.BytesPerMsg, r.Queries, r.P50us, r.P95us, r.P99us, r.MaxUs, r.MeanResults, r.OverlapAtK)
 	}
 	tw.Flush()
 	if slices.ContainsFunc(res.Engines, func(r engineResult) bool { return r.Name == "stratagate" }) && len(res.Engines) > 1 {
 		fmt.Fprintln(w)
-		fmt.Fprintln(tw, "peer / stratagate\tbuild msgs/s\tbytes/msg\tp50\tp95\tp99\t")
+		fmt.Fprintln(tw, "peer / stratagate\tbuild msgs/s\tbytes/msg\tp50\tp95\tp99\tmax\t")
 		for _, r := range res.Engines {
 			if r.Name == "stratagate" {
 				continue
 			}
-			fmt.Fprintf(tw, "%s\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t\n", r.Name, r.RatioBuild, r.RatioBytes, r.RatioP50, r.RatioP95, r.RatioP99)
+			fmt.Fprintf(tw, "%s\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t\n", r.Name, r.RatioBuild, r.RatioBytes, r.RatioP50, r.RatioP95, r.RatioP99, r.RatioMax)
 		}
 		tw.Flush()
 	}
@@ -457,5 +488,8 @@ func printTable(w io.Writer, res *result) {
 			fmt.Fprintf(w, "%s: build = Appends (%d writer(s), %.0f msgs/s) + WaitIdle (derivation, extraction)\n", r.Name, r.SGWriters, r.AppendMsgsPerS)
 		}
 	}
-	fmt.Fprintln(w, "overlap@k: mean share of StrataGate's top k that the engine also returns")
+	fmt.Fprintln(w, "overlap@k: mean share of StrataGate's top k that the engine also returns (over the queries the engine ran)")
+	if slices.ContainsFunc(res.Engines, func(r engineResult) bool { return r.Queries != res.Queries }) {
+		fmt.Fprintln(w, "queries: engines measured different query counts (-peer-queries); their latency ratios compare percentiles over different counts")
+	}
 }
