@@ -166,8 +166,20 @@ func TestBlockMaxSkipsBlocks(t *testing.T) {
 // Pruned equals exhaustive on lists of many blocks whose bounds differ:
 // skewed lengths and term frequencies, deletions, filters, and k from 1
 // to 30, so that block bounds, merged header points and run skipping all
-// decide.
+// decide; with one field (BM25) and with two (BM25F, a second field of
+// another weight and length normalisation).
 func TestBlockMaxEqualsExhaustive(t *testing.T) {
+	for _, fields := range [][]Field{
+		{{Name: "text", B: 0.75}},
+		{{Name: "text", B: 0.75}, {Name: "title", Weight: 2, B: 0.3}},
+	} {
+		t.Run(fmt.Sprintf("%d fields", len(fields)), func(t *testing.T) {
+			testBlockMaxEqualsExhaustive(t, fields)
+		})
+	}
+}
+
+func testBlockMaxEqualsExhaustive(t *testing.T, fields []Field) {
 	seed := rand.Uint64()
 	t.Logf("seed %d", seed)
 	r := rand.New(rand.NewPCG(seed, 2))
@@ -175,23 +187,26 @@ func TestBlockMaxEqualsExhaustive(t *testing.T) {
 	db, err := kv.Open(filepath.Join(t.TempDir(), "e.sg"), kv.Options{NoSync: true})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = db.Close() })
-	ix := New("e", []Field{{Name: "text", B: 0.75}}, Options{})
+	ix := New("e", fields, Options{})
 	const n = 6000
 	scopeOf := map[uint64]string{}
 	require.NoError(t, db.Update(func(tx *bolt.Tx) error {
 		for i := range n {
-			l := 1 + r.IntN(1+r.IntN(150))
-			text := make([]string, l)
-			for j := range text {
-				text[j] = fmt.Sprintf("w%d", z.Uint64())
-			}
-			if r.IntN(20) == 0 { // a burst of one term: a high tf
-				w := fmt.Sprintf("w%d", r.IntN(40))
-				for range 1 + r.IntN(30) {
-					text = append(text, w)
+			doc := Doc{ID: uint64(i + 1), Scope: []string{"a", "b"}[r.IntN(2)], Keywords: []string{fmt.Sprint("k", r.IntN(3))}}
+			for f := range fields {
+				l := 1 + r.IntN(1+r.IntN(150>>f))
+				text := make([]string, l)
+				for j := range text {
+					text[j] = fmt.Sprintf("w%d", z.Uint64())
 				}
+				if r.IntN(20) == 0 { // a burst of one term: a high tf
+					w := fmt.Sprintf("w%d", r.IntN(40))
+					for range 1 + r.IntN(30) {
+						text = append(text, w)
+					}
+				}
+				doc.Fields = append(doc.Fields, text)
 			}
-			doc := Doc{ID: uint64(i + 1), Scope: []string{"a", "b"}[r.IntN(2)], Keywords: []string{fmt.Sprint("k", r.IntN(3))}, Fields: [][]string{text}}
 			scopeOf[doc.ID] = doc.Scope
 			if _, err := ix.Add(tx, doc); err != nil {
 				return err
@@ -205,7 +220,7 @@ func TestBlockMaxEqualsExhaustive(t *testing.T) {
 		return nil
 	}))
 	require.NoError(t, db.View(func(tx *bolt.Tx) error {
-		for i := range 400 {
+		for i := range 300 {
 			q := Query{K: 1 + r.IntN(30), Scopes: [][]string{{"a"}, {"b"}, {"a", "b"}, {"b", "a", "b"}}[r.IntN(4)]}
 			for range 1 + r.IntN(6) {
 				q.Terms = append(q.Terms, fmt.Sprintf("w%d", z.Uint64()))

@@ -208,10 +208,10 @@ type tfLen struct {
 
 // frontier returns the Pareto frontier of the (tfs[i], lens[i]) pairs,
 // by decreasing tf (and so decreasing length: a point with a higher tf and
-// no longer length would dominate). It runs on every decoded
-// posting list, so it avoids maps: almost every tf is small, and the
-// shortest length per small tf is kept in an array; the few larger tfs
-// are collected and sorted.
+// no longer length would dominate). It runs on the header points of every
+// posting list loaded, so it avoids maps: almost every tf is small, and
+// the shortest length per small tf is kept in an array; the few larger
+// tfs are collected and sorted.
 func frontier(tfs []uint16, lens []uint32) []tfLen {
 	const small = 64
 	var best [small]uint64 // tf → shortest length + 1 (0: tf not seen)

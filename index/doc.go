@@ -8,7 +8,7 @@
 //
 // # Layout
 //
-// Everything lives under the top-level bucket "idx.NAME" (layout 3; the
+// Everything lives under the top-level bucket "idx.NAME" (layout 4; the
 // stats record names it, and an index of another layout answers ErrLayout
 // until it is rebuilt):
 //
@@ -16,7 +16,7 @@
 //	docs   (doc-1)>>6 (u32 BE)                   → version ‖ 64 × record id (varint delta from the previous)
 //	ids    record id>>6 (u64 BE)                 → version ‖ (id&63 byte ‖ doc varint delta)*, sorted
 //	terms  field (1B) ‖ term                     → version ‖ df u32 ‖ maxTF u16 ‖ last doc u32 ‖ last block u32 ‖ gen u64
-//	post   field (1B) ‖ term ‖ 0x00 ‖ first doc  → posting block (see format.go)
+//	post   field (1B) ‖ term ‖ 0x00 ‖ first doc  → posting block (see block.go)
 //	kwmeta keyword                               → version ‖ count u32 ‖ gen u64
 //	kw     keyword ‖ 0x00 ‖ chunk u32            → version ‖ roaring bitmap of docs chunk<<12 …
 //	time   window u64 ‖ first doc u32            → version ‖ (start-window uvarint ‖ end-start uvarint ‖ doc uvarint)*
@@ -30,13 +30,14 @@
 // filters every entry of the windows it scans, so order inside a window
 // does not matter).
 //
-// A posting block holds a run of one term's postings, up to 512 bytes:
-// doc gaps and (length, tf) pairs as uvarints, two bytes plus the gap for
-// a field shorter than 32 terms with tf ≤ 3. Doc numbers are assigned
-// densely from 1 in Add order, so a new posting always goes to the term's
-// last block (found from the term record, without a cursor) by copying its
-// bytes and appending, with no decoding; a full block is never written
-// again. Scopes are keywords "\x00s:SCOPE"; tombstones the keyword
+// A posting block holds a run of one term's postings, up to 512 bytes: a
+// header (the posting count and up to four (tf, length) points bounding
+// every posting), then doc gaps and (length, tf) pairs as uvarints, two
+// bytes plus the gap for a field shorter than 32 terms with tf ≤ 3. Doc
+// numbers are assigned densely from 1 in Add order, so a new posting
+// always goes to the term's last block (found from the term record,
+// without a cursor) by rewriting its header and copying its postings'
+// bytes, with no decoding; a full block is never written again. Scopes are keywords "\x00s:SCOPE"; tombstones the keyword
 // "\x00tomb". Keyword bitmaps are chunked by 4096 doc numbers.
 //
 // The docs table is written with bbolt's FillPercent 1 (only its last
@@ -54,8 +55,9 @@
 // Search scores BM25 (one field) or BM25F (several fields, per-field weight
 // and length normalisation; see package bm25) and returns the exact top K
 // of an exhaustive scorer — same ids, same scores, ties broken by smaller
-// doc number — using MaxScore dynamic pruning with per-term upper bounds
-// (idf · maxTF saturation at the shortest length). Candidates are only
+// doc number — using block-max MaxScore dynamic pruning (maxscore.go):
+// per-term upper bounds from the terms' frontiers, per-block bounds from
+// the block headers, read without decoding the blocks. Candidates are only
 // documents containing a query term that pass the filters (scope union,
 // required keywords, time overlap, not tombstoned); a query with no lexical
 // match returns nothing. Scores of a document are always summed in query
@@ -65,13 +67,15 @@
 //
 // # Cache
 //
-// Decoded postings and keyword bitmaps are cached in a bounded LRU. Each
+// Posting lists (their block headers and encoded postings, each block
+// decoded on first use, kept decoded while the cache has room) and keyword
+// bitmaps are cached in a bounded LRU. Each
 // entry carries the generation of its term or keyword record when it was
 // loaded; a lookup reuses it only if the transaction at hand sees the same
 // generation. Every Add and Delete bumps the generation of what it
 // touches, so a cached entry is never stale for any snapshot, and nothing
-// cached aliases bbolt memory (postings are decoded into fresh slices,
-// bitmaps with UnmarshalBinary, which copies).
+// cached aliases bbolt memory (postings are copied, bitmaps decoded with
+// UnmarshalBinary, which copies).
 //
 // Because every commit that changes the index bumps the stats generation,
 // a committed state of the index is identified by it. An entry (or the

@@ -45,8 +45,10 @@ type Field struct {
 
 // Options configure an Index.
 type Options struct {
-	// CacheEntries bounds the decoded-postings cache, counted in postings
-	// (one per document per term). Default 4M (~40 MB); negative disables.
+	// CacheEntries bounds the postings cache, in units of about 10 bytes:
+	// a decoded posting (one document of one term) is one unit, an encoded
+	// posting list about a quarter of a unit per posting. Default 4M (~40
+	// MB); negative disables.
 	CacheEntries int
 }
 
@@ -54,7 +56,7 @@ type Options struct {
 // kv file. All reads and writes happen inside the caller's bbolt
 // transaction, so a record and its index entries commit together. An Index
 // is safe for concurrent use; its only in-memory state is a cache of
-// decoded postings, validated against the transaction on every use.
+// postings, validated against the transaction on every use.
 type Index struct {
 	name   []byte
 	fields []Field

@@ -272,9 +272,12 @@ func (s *search) maxScore() {
 // step past d.
 func (s *search) skip(fe, m int, d uint32, canWin func(float64, uint32) bool) {
 	for i, qt := range s.order {
-		if i < m {
+		switch {
+		case i < m && qt.post == nil:
+			s.cb[qt.ord], s.ends[qt.ord] = s.fieldBound(qt, d)
+		case i < m:
 			s.cb[qt.ord], s.ends[qt.ord] = s.shallow(qt, d)
-		} else { // a seeded term, out of the main pass
+		default: // a seeded term, out of the main pass
 			s.cb[qt.ord], s.ends[qt.ord] = 0, endDoc
 		}
 	}

@@ -63,6 +63,12 @@ type qterm struct {
 	fposts []*chunk
 	fpos   []int
 	union  chunk
+	// Multi-field bounds (fieldBound): per field the posting (nil if the
+	// term is not in the field), the block last looked up, and the best
+	// point of that block.
+	fp    []*posting
+	fsb   []int
+	fbest []fieldPoint
 	// scanTo's length limits per tf for its last rest and threshold.
 	scanRest, scanThreshold float64
 	scanLen                 [5]int64
@@ -261,8 +267,13 @@ func (ix *Index) search(tx *bolt.Tx, q Query, exhaustive bool) ([]Result, error)
 func (s *search) release() {
 	for i := range s.terms {
 		sc := s.terms[i].scratch
-		s.terms[i] = qterm{fposts: s.terms[i].fposts[:0], fpos: s.terms[i].fpos[:0], scratch: chunk{docs: sc.docs[:0], tfs: sc.tfs[:0], lens: sc.lens[:0]}}
-		clear(s.terms[i].fposts[:cap(s.terms[i].fposts)])
+		old := &s.terms[i]
+		clear(old.fposts[:cap(old.fposts)])
+		clear(old.fp[:cap(old.fp)])
+		s.terms[i] = qterm{
+			fposts: old.fposts[:0], fpos: old.fpos[:0], fp: old.fp[:0], fsb: old.fsb[:0], fbest: old.fbest[:0],
+			scratch: chunk{docs: sc.docs[:0], tfs: sc.tfs[:0], lens: sc.lens[:0]},
+		}
 	}
 	s.terms = s.terms[:0]
 	clear(s.order)
@@ -318,6 +329,7 @@ func (ix *Index) plan(b *buckets, s *search, st *stats, terms []string, persiste
 			// allocates none per term once warm.
 			slot := &s.terms[:n+1][n]
 			qt.fposts, qt.fpos, qt.scratch = slot.fposts[:0], slot.fpos[:0], slot.scratch
+			qt.fp, qt.fsb, qt.fbest = slot.fp[:0], slot.fsb[:0], slot.fbest[:0]
 		}
 		dfPending := w.df(t)
 		if !persisted && dfPending == 0 {
@@ -361,16 +373,21 @@ func (ix *Index) plan(b *buckets, s *search, st *stats, terms []string, persiste
 					any = true
 					s.tfs[f], s.lens[f] = s.bestPoint(f, p.front)
 				} else {
+					p = nil
 					s.tfs[f], s.lens[f] = 0, 1
 				}
 				qt.fposts = append(qt.fposts, c)
 				qt.fpos = append(qt.fpos, 0)
+				qt.fp = append(qt.fp, p)
+				qt.fsb = append(qt.fsb, 0)
+				qt.fbest = append(qt.fbest, fieldPoint{block: -1})
 			}
 			if !any {
 				if dfPending > 0 {
 					s.pterms = append(s.pterms, pterm{t, bm25.IDF(int(st.Docs), dfPending)})
 				}
 				qt.fposts, qt.fpos = qt.fposts[:0], qt.fpos[:0]
+				qt.fp, qt.fsb, qt.fbest = qt.fp[:0], qt.fsb[:0], qt.fbest[:0]
 				continue
 			}
 			qt.union.docs = unionDocs(qt.fposts)
@@ -381,6 +398,7 @@ func (ix *Index) plan(b *buckets, s *search, st *stats, terms []string, persiste
 			}
 			if !persisted {
 				qt.fposts, qt.fpos = qt.fposts[:0], qt.fpos[:0]
+				qt.fp, qt.fsb, qt.fbest = qt.fp[:0], qt.fsb[:0], qt.fbest[:0]
 				continue
 			}
 			qt.ub = bm25.BM25F(params, s.bfields, s.tfs, s.lens, s.avgs, qt.idf) * ubSlack
