@@ -31,7 +31,6 @@ func (s *search) reset(qt *qterm) {
 		if len(qt.union.docs) > 0 {
 			qt.doc = qt.union.docs[0]
 		}
-		clear(qt.fsb)
 		return
 	}
 	s.enter(qt, 0)
@@ -138,15 +137,15 @@ func (s *search) blockBound(qt *qterm, i int) float64 {
 	return ub
 }
 
-// shallow returns a bound of qt's score on every doc in [d, end] and end,
-// the last doc of the block that holds max(d, qt.doc): qt has no doc in
-// [d, qt.doc). It moves no cursor and decodes nothing.
-func (s *search) shallow(qt *qterm, d uint32) (ub float64, end uint32) {
+// shallow returns a bound of qt's score on every doc of the block that
+// holds max(d, qt.doc) (qt has no doc in [d, qt.doc)). It moves no cursor
+// and decodes nothing. A multi-field term is bounded by its ub.
+func (s *search) shallow(qt *qterm, d uint32) float64 {
 	if qt.doc == endDoc {
-		return 0, endDoc
+		return 0
 	}
 	if qt.post == nil {
-		return qt.ub, endDoc
+		return qt.ub
 	}
 	t := max(d, qt.doc)
 	bl := qt.post.blocks
@@ -155,57 +154,7 @@ func (s *search) shallow(qt *qterm, d uint32) (ub float64, end uint32) {
 		i++
 	}
 	qt.sb = i
-	end = endDoc
-	if i+1 < len(bl) {
-		end = bl[i+1].first - 1
-	}
-	return s.blockBound(qt, i), end
-}
-
-// fieldPoint is the best (tf, length) of one field's block for a
-// multi-field term's bound.
-type fieldPoint struct {
-	block  int // -1: none yet
-	tf, ln float64
-}
-
-// fieldBound is shallow for a multi-field term: in every field, the block
-// that holds max(d, qt.doc) bounds the field's contribution (its best
-// point, bestPoint), and BM25F of those bounds the term on every doc up to
-// end, the first of the fields' block ends. BM25F is not evaluated in a
-// form proven monotone under rounding, so the bound carries ubSlack. Only
-// run skipping uses it: bounding every candidate with it cost more than it
-// pruned (BenchmarkSearchEventsLexical p50 +25%), so a multi-field
-// candidate is bounded by the term's ub.
-func (s *search) fieldBound(qt *qterm, d uint32) (float64, uint32) {
-	t := max(d, qt.doc)
-	end := uint32(endDoc)
-	for f, p := range qt.fp {
-		s.tfs[f], s.lens[f] = 0, 1
-		if p == nil {
-			continue
-		}
-		bl := p.blocks
-		i := qt.fsb[f]
-		for i+1 < len(bl) && bl[i+1].first <= t {
-			i++
-		}
-		qt.fsb[f] = i
-		if bl[i].first > t { // before the field's first block
-			end = min(end, bl[i].first-1)
-			continue
-		}
-		if i+1 < len(bl) {
-			end = min(end, bl[i+1].first-1)
-		}
-		if fb := &qt.fbest[f]; fb.block != i {
-			h := &bl[i].head
-			fb.block = i
-			fb.tf, fb.ln = s.bestPoint(f, h.front[:h.nf])
-		}
-		s.tfs[f], s.lens[f] = qt.fbest[f].tf, qt.fbest[f].ln
-	}
-	return bm25.BM25F(params, s.bfields, s.tfs, s.lens, s.avgs, qt.idf) * ubSlack, end
+	return s.blockBound(qt, i)
 }
 
 // termScore scores qt on doc d, which its cursor must be on.

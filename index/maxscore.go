@@ -30,17 +30,17 @@ func (s *search) exhaustive() {
 // prefix of terms whose summed bounds cannot beat the current threshold is
 // "non-essential" — a document matching only those cannot enter the top
 // K, so candidates come only from the essential terms (Turtle & Flood's
-// MaxScore). A candidate is then bounded again with each term's bound on
-// the block that may hold it (the block headers' bounds, no decoding), and
-// abandoned as soon as its partial score plus the remaining bounds cannot
-// beat the threshold. When a candidate fails, the bound of every term's
-// current block is tried on the whole run of docs up to the first block
-// end: if even that sum cannot win, the essential cursors jump past the
-// run without decoding it. With one essential term, its postings are
-// scanned for the next one that can win with every other term's bound
-// added (scanTo). Because documents are visited in increasing doc number
-// and ties go to the smaller number, a candidate that can at best tie the
-// threshold can be skipped too.
+// MaxScore). A candidate is then bounded again with each essential term's
+// score (or, its block undecoded, its block's bound) and each
+// non-essential term's bound on the block that may hold it (the block
+// headers' bounds, no decoding), and abandoned as soon as its partial
+// score plus the remaining bounds cannot beat the threshold. With one
+// essential term, its postings are scanned for the next one that can win
+// with every other term's bound added (scanTo), skipping blocks whose
+// bound cannot, undecoded. A term every winner must hold is leapfrogged
+// to. Because documents are visited in increasing doc number and ties go
+// to the smaller number, a candidate that can at best tie the threshold
+// can be skipped too.
 func (s *search) maxScore() {
 	slices.SortFunc(s.order, func(a, b *qterm) int {
 		switch {
@@ -59,17 +59,18 @@ func (s *search) maxScore() {
 		s.prefix = append(s.prefix, acc)
 	}
 	if cap(s.scores) < n {
-		s.scores, s.hit, s.cb, s.ends = make([]float64, n), make([]bool, n), make([]float64, n), make([]uint32, n)
+		s.scores, s.hit, s.cb, s.exact = make([]float64, n), make([]bool, n), make([]float64, n), make([]bool, n)
 	}
-	s.scores, s.hit, s.cb, s.ends = s.scores[:n], s.hit[:n], s.cb[:n], s.ends[:n]
-	scores, hit, cb := s.scores, s.hit, s.cb
+	s.scores, s.hit, s.cb, s.exact = s.scores[:n], s.hit[:n], s.cb[:n], s.exact[:n]
+	scores, hit, cb, exact := s.scores, s.hit, s.cb, s.exact
 	clear(cb)
 	threshold := math.Inf(-1)
 	full := false
 	firstEssential := 0
 	// Seeding: the documents of the terms with the highest bounds (usually
-	// the rarest; as many as have at most seedLimit postings together)
-	// are scored first, out of doc order, so that the threshold starts
+	// the rarest: the first, and the next ones while those seeded hold
+	// fewer than k docs, as long as they have at most seedLimit postings
+	// together) are scored first, out of doc order, so that the threshold starts
 	// high and the frequent terms become non-essential at once instead of
 	// after a long run of mediocre early documents. The seeding pass is
 	// the main loop below with every other term held non-essential
@@ -86,7 +87,7 @@ func (s *search) maxScore() {
 	outOfOrder := s.outOfOrder
 	floor, m := 0, n // m: the terms in play, s.order[:m]
 	seeds := s.order[n:]
-	for j, total, limit := 1, 0, seedLimit(s); j < n; j++ {
+	for j, total, limit := 1, 0, seedLimit(s); j < n && total < s.k; j++ {
 		if total += s.order[n-j].n; total > limit {
 			break
 		}
@@ -164,15 +165,11 @@ func (s *search) maxScore() {
 				clear(s.terms[i].fpos)
 			}
 			for _, qt := range seeds {
-				hit[qt.ord], cb[qt.ord] = false, 0
+				hit[qt.ord], cb[qt.ord], exact[qt.ord] = false, 0, false
 			}
 			if full {
 				findRequired() // of the terms still in play
 			}
-			continue
-		}
-		if floor == 0 && s.seeded(seeds, d) {
-			s.advance(fe, m, d) // scored while seeding
 			continue
 		}
 		if len(req) > 0 {
@@ -202,52 +199,62 @@ func (s *search) maxScore() {
 				bound += qt.ub
 			}
 		}
-		if canWin(bound, d) {
-			// The same with every term's bound on its block that may hold
-			// d: an essential term's current block when it is on d, a
-			// non-essential term's block around d unless its cursor is
-			// already past d. These bounds are exact (each ≥ the term's
-			// score, as floats: see bm25.Score), and so is their sum in
-			// canonical order, the order scores are summed in: a
-			// candidate that can at best tie the threshold is skipped.
-			for i, qt := range s.order[:m] {
-				c := 0.0
-				switch {
-				case i >= fe && qt.doc == d:
-					c = s.blockBound(qt, qt.bi)
-				case i < fe && qt.doc <= d:
-					c, _ = s.shallow(qt, d)
-				}
-				cb[qt.ord] = c
-			}
-			bound = sumOf(cb)
-		}
 		if !canWin(bound, d) {
-			s.skip(fe, m, d, canWin)
-			continue
-		}
-		if !s.allowed(d) { // checked after the bounds: it costs more
 			s.advance(fe, m, d)
 			continue
 		}
-		// Refine: replace bounds by real scores (cb[ord] becomes the
-		// score, or 0) from the highest bound down, stopping once the
-		// candidate cannot win. Every essential cursor is at d or beyond;
-		// non-essential ones are advanced to d.
+		// The same with every term's bound on its block that may hold d,
+		// or its score: an essential term on d is scored when its block
+		// is decoded (a lookup, and tighter than any bound), else bounded
+		// by its block (header only); a non-essential term is bounded by
+		// its block around d unless its cursor is already past d.
+		bound = 0
+		for i, qt := range s.order[:m] {
+			c, ex := 0.0, false
+			switch {
+			case i >= fe && qt.doc == d && (qt.c != nil || qt.post == nil):
+				c, ex = s.termScore(qt, d), true
+				scores[qt.ord], hit[qt.ord] = c, true
+			case i >= fe && qt.doc == d:
+				c = s.blockBound(qt, qt.bi)
+			case i < fe && qt.doc <= d:
+				c = s.shallow(qt, d)
+			}
+			cb[qt.ord], exact[qt.ord] = c, ex
+			bound += c
+		}
+		if bound *= ubSlack; !canWin(bound, d) { // the slack: summed in another order than scores
+			s.advance(fe, m, d)
+			continue
+		}
+		// Checked after the bounds, which cost less: a doc a seeded term
+		// holds was scored while seeding; the filters.
+		if floor == 0 && len(seeds) > 0 && s.seeded(seeds, d) || !s.allowed(d) {
+			s.advance(fe, m, d)
+			continue
+		}
+		// Refine: replace bounds by real scores from the highest bound
+		// down, stopping once the candidate cannot win. Every essential
+		// cursor is at d or beyond; non-essential ones are advanced to d.
+		// The running bound is updated in place, so it carries ubSlack
+		// against the rounding of those updates; the exact sum decides at
+		// the end.
 		for i := m - 1; i >= 0 && canWin(bound, d); i-- {
 			qt := s.order[i]
+			if exact[qt.ord] {
+				continue // scored above
+			}
 			if i < fe {
 				s.seekTo(qt, d)
 			}
 			if qt.doc == d {
 				sc := s.termScore(qt, d)
 				scores[qt.ord], hit[qt.ord] = sc, true
-				cb[qt.ord] = sc
+				bound += sc*ubSlack - cb[qt.ord]
 			} else {
 				hit[qt.ord] = false
-				cb[qt.ord] = 0
+				bound -= cb[qt.ord]
 			}
-			bound = sumOf(cb)
 		}
 		if canWin(bound, d) {
 			// The loop ran to the end: every term's score on d is known.
@@ -265,40 +272,6 @@ func (s *search) maxScore() {
 	}
 }
 
-// skip moves the essential cursors past the failed candidate d. Every
-// doc in [d, upto], upto the first end of the terms' blocks around d,
-// scores at most the sum of those blocks' bounds; when that cannot win,
-// the cursors jump to upto+1 (decoding nothing in between), else they
-// step past d.
-func (s *search) skip(fe, m int, d uint32, canWin func(float64, uint32) bool) {
-	for i, qt := range s.order {
-		switch {
-		case i < m && qt.post == nil:
-			s.cb[qt.ord], s.ends[qt.ord] = s.fieldBound(qt, d)
-		case i < m:
-			s.cb[qt.ord], s.ends[qt.ord] = s.shallow(qt, d)
-		default: // a seeded term, out of the main pass
-			s.cb[qt.ord], s.ends[qt.ord] = 0, endDoc
-		}
-	}
-	total, upto := sumOf(s.cb), uint32(endDoc) // canonical order: see maxScore
-	for _, e := range s.ends {
-		upto = min(upto, e)
-	}
-	if canWin(total, d) {
-		s.advance(fe, m, d)
-		return
-	}
-	// canWin is false for d, so for every doc after it too.
-	for _, qt := range s.order[fe:m] {
-		if upto == endDoc {
-			s.enter(qt, math.MaxInt) // every block is the last: nothing left can win
-			continue
-		}
-		s.seekTo(qt, upto+1)
-	}
-}
-
 // seeded reports whether one of the seeded terms holds d (their cursors
 // move to d).
 func (s *search) seeded(seeds []*qterm, d uint32) bool {
@@ -310,21 +283,18 @@ func (s *search) seeded(seeds []*qterm, d uint32) bool {
 	return false
 }
 
-// sumOf sums xs in order.
-func sumOf(xs []float64) float64 {
-	var sum float64
-	for _, x := range xs {
-		sum += x
-	}
-	return sum
-}
-
 // advance moves the essential cursors that are on d past it.
 func (s *search) advance(fe, m int, d uint32) {
 	for _, qt := range s.order[fe:m] {
-		if qt.doc == d {
-			s.next(qt)
+		if qt.doc != d {
+			continue
 		}
+		if c := qt.c; c != nil && qt.ci+1 < len(c.docs) { // next in the block
+			qt.ci++
+			qt.doc = c.docs[qt.ci]
+			continue
+		}
+		s.next(qt)
 	}
 }
 

@@ -63,12 +63,6 @@ type qterm struct {
 	fposts []*chunk
 	fpos   []int
 	union  chunk
-	// Multi-field bounds (fieldBound): per field the posting (nil if the
-	// term is not in the field), the block last looked up, and the best
-	// point of that block.
-	fp    []*posting
-	fsb   []int
-	fbest []fieldPoint
 	// scanTo's length limits per tf for its last rest and threshold.
 	scanRest, scanThreshold float64
 	scanLen                 [5]int64
@@ -101,7 +95,7 @@ type search struct {
 	scores  []float64 // by ord: the term's score on the current candidate
 	hit     []bool    // by ord: whether the term occurs in the candidate
 	cb      []float64 // by ord: the bound the candidate's bound counted for the term
-	ends    []uint32  // by ord: the last doc of the term's block around the candidate
+	exact   []bool    // by ord: cb holds the term's score on the candidate
 	req     []*qterm  // the terms a winning doc must hold (maxScore)
 	bounds  []float64 // the terms' per-block bound memos
 	err     error     // a corrupt block met by a cursor
@@ -269,9 +263,8 @@ func (s *search) release() {
 		sc := s.terms[i].scratch
 		old := &s.terms[i]
 		clear(old.fposts[:cap(old.fposts)])
-		clear(old.fp[:cap(old.fp)])
 		s.terms[i] = qterm{
-			fposts: old.fposts[:0], fpos: old.fpos[:0], fp: old.fp[:0], fsb: old.fsb[:0], fbest: old.fbest[:0],
+			fposts: old.fposts[:0], fpos: old.fpos[:0],
 			scratch: chunk{docs: sc.docs[:0], tfs: sc.tfs[:0], lens: sc.lens[:0]},
 		}
 	}
@@ -329,7 +322,6 @@ func (ix *Index) plan(b *buckets, s *search, st *stats, terms []string, persiste
 			// allocates none per term once warm.
 			slot := &s.terms[:n+1][n]
 			qt.fposts, qt.fpos, qt.scratch = slot.fposts[:0], slot.fpos[:0], slot.scratch
-			qt.fp, qt.fsb, qt.fbest = slot.fp[:0], slot.fsb[:0], slot.fbest[:0]
 		}
 		dfPending := w.df(t)
 		if !persisted && dfPending == 0 {
@@ -373,21 +365,16 @@ func (ix *Index) plan(b *buckets, s *search, st *stats, terms []string, persiste
 					any = true
 					s.tfs[f], s.lens[f] = s.bestPoint(f, p.front)
 				} else {
-					p = nil
 					s.tfs[f], s.lens[f] = 0, 1
 				}
 				qt.fposts = append(qt.fposts, c)
 				qt.fpos = append(qt.fpos, 0)
-				qt.fp = append(qt.fp, p)
-				qt.fsb = append(qt.fsb, 0)
-				qt.fbest = append(qt.fbest, fieldPoint{block: -1})
 			}
 			if !any {
 				if dfPending > 0 {
 					s.pterms = append(s.pterms, pterm{t, bm25.IDF(int(st.Docs), dfPending)})
 				}
 				qt.fposts, qt.fpos = qt.fposts[:0], qt.fpos[:0]
-				qt.fp, qt.fsb, qt.fbest = qt.fp[:0], qt.fsb[:0], qt.fbest[:0]
 				continue
 			}
 			qt.union.docs = unionDocs(qt.fposts)
@@ -398,7 +385,6 @@ func (ix *Index) plan(b *buckets, s *search, st *stats, terms []string, persiste
 			}
 			if !persisted {
 				qt.fposts, qt.fpos = qt.fposts[:0], qt.fpos[:0]
-				qt.fp, qt.fsb, qt.fbest = qt.fp[:0], qt.fsb[:0], qt.fbest[:0]
 				continue
 			}
 			qt.ub = bm25.BM25F(params, s.bfields, s.tfs, s.lens, s.avgs, qt.idf) * ubSlack
