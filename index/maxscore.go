@@ -199,7 +199,7 @@ func (s *search) maxScore() {
 				bound += qt.ub
 			}
 		}
-		if !canWin(bound, d) {
+		if !canWin(bound, d) || !s.allowed(d) { // the filters after the cheaper bound
 			s.advance(fe, m, d)
 			continue
 		}
@@ -227,9 +227,9 @@ func (s *search) maxScore() {
 			s.advance(fe, m, d)
 			continue
 		}
-		// Checked after the bounds, which cost less: a doc a seeded term
-		// holds was scored while seeding; the filters.
-		if floor == 0 && len(seeds) > 0 && s.seeded(seeds, d) || !s.allowed(d) {
+		// A doc a seeded term holds was scored while seeding (checked
+		// after the bounds, which cost less).
+		if floor == 0 && len(seeds) > 0 && s.seeded(seeds, d) {
 			s.advance(fe, m, d)
 			continue
 		}
