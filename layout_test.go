@@ -26,15 +26,7 @@ func TestOpenRebuildsOldIndexLayout(t *testing.T) {
 		for _, name := range []string{"idx.raw", "idx.events", "idx.graph"} {
 			root := tx.Bucket([]byte(name))
 			require.NotNil(t, root, name)
-			meta := root.Bucket([]byte("meta"))
-			var st map[string]any
-			_, err := kv.Decode(meta.Get([]byte("stats")), &st, 1)
-			require.NoError(t, err)
-			require.Contains(t, st, "f", "current stats carry the layout")
-			delete(st, "f")
-			v, err := kv.Encode(1, st)
-			require.NoError(t, err)
-			require.NoError(t, meta.Put([]byte("stats"), v))
+			setLayout(t, root.Bucket([]byte("meta")), nil)
 			// An old-format posting chunk (version 1) where a block was.
 			post := root.Bucket([]byte("post"))
 			k, _ := post.Cursor().First()
@@ -44,22 +36,7 @@ func TestOpenRebuildsOldIndexLayout(t *testing.T) {
 		return nil
 	})
 
-	ro, err := stratagate.Open(path, &stratagate.Options{ReadOnly: true})
-	require.NoError(t, err)
-	_, err = ro.SearchRaw(ctx, stratagate.Query{Text: "pnpm", Scopes: []string{"project:atlas", "global"}})
-	assert.ErrorIs(t, err, index.ErrLayout, "a read-only open serves no search from an old layout")
-	require.NoError(t, ro.Close())
-
-	mem, err := stratagate.Open(path, &stratagate.Options{NoSync: true})
-	require.NoError(t, err)
-	defer mem.Close()
-	hits, err := mem.SearchRaw(ctx, stratagate.Query{Text: "pnpm", Scopes: []string{"project:atlas", "global"}})
-	require.NoError(t, err)
-	assert.NotEmpty(t, hits)
-	require.NoError(t, mem.CheckIndexes(ctx))
-	rep, err := mem.Verify(ctx)
-	require.NoError(t, err)
-	assert.True(t, rep.OK, "%v", rep.Violations)
+	requireRebuiltOnWritableOpen(t, path, "a read-only open serves no search from an old layout")
 }
 
 // A file written under layout 2 (a raw index of one field, the text, with
@@ -94,13 +71,7 @@ func TestOpenRebuildsLayout2RawIndexWithSpeakers(t *testing.T) {
 			if meta.Get([]byte("stats")) == nil {
 				continue // nothing indexed yet (no block sealed: no cards)
 			}
-			var st map[string]any
-			_, err := kv.Decode(meta.Get([]byte("stats")), &st, 1)
-			require.NoError(t, err)
-			st["f"] = 2
-			v, err := kv.Encode(1, st)
-			require.NoError(t, err)
-			require.NoError(t, meta.Put([]byte("stats"), v))
+			setLayout(t, meta, 2)
 		}
 		return nil
 	})
@@ -155,23 +126,43 @@ func TestOpenRebuildsLayout3PostingBlocks(t *testing.T) {
 				require.NoError(t, post.Put(e.k, e.v))
 			}
 			blocks += len(old)
-			meta := root.Bucket([]byte("meta"))
-			var st map[string]any
-			_, err := kv.Decode(meta.Get([]byte("stats")), &st, 1)
-			require.NoError(t, err)
-			st["f"] = 3
-			v, err := kv.Encode(1, st)
-			require.NoError(t, err)
-			require.NoError(t, meta.Put([]byte("stats"), v))
+			setLayout(t, root.Bucket([]byte("meta")), 3)
 		}
 		return nil
 	})
 	require.Positive(t, blocks)
 
+	requireRebuiltOnWritableOpen(t, path, "a layout-3 index is not served")
+}
+
+// setLayout sets the layout number of an index's stats record (nil: drops
+// it, as files written before it was recorded have none).
+func setLayout(t *testing.T, meta *bolt.Bucket, layout any) {
+	t.Helper()
+	var st map[string]any
+	_, err := kv.Decode(meta.Get([]byte("stats")), &st, 1)
+	require.NoError(t, err)
+	require.Contains(t, st, "f", "current stats carry the layout")
+	if layout == nil {
+		delete(st, "f")
+	} else {
+		st["f"] = layout
+	}
+	v, err := kv.Encode(1, st)
+	require.NoError(t, err)
+	require.NoError(t, meta.Put([]byte("stats"), v))
+}
+
+// requireRebuiltOnWritableOpen checks that the sample file at path,
+// whose indexes are of an older layout, serves no search read-only (why
+// says what the old layout is), and that a writable Open rebuilds them:
+// searches answer, the indexes equal a rebuild, Verify is clean.
+func requireRebuiltOnWritableOpen(t *testing.T, path, why string) {
+	t.Helper()
 	ro, err := stratagate.Open(path, &stratagate.Options{ReadOnly: true})
 	require.NoError(t, err)
 	_, err = ro.SearchRaw(ctx, stratagate.Query{Text: "pnpm", Scopes: []string{"project:atlas", "global"}})
-	assert.ErrorIs(t, err, index.ErrLayout, "a layout-3 index is not served")
+	assert.ErrorIs(t, err, index.ErrLayout, why)
 	require.NoError(t, ro.Close())
 
 	mem, err := stratagate.Open(path, &stratagate.Options{NoSync: true})
