@@ -70,17 +70,17 @@ func (s *search) maxScore() {
 	// Seeding: the documents of the terms with the highest bounds (usually
 	// the rarest: the first, and the next ones while those seeded hold
 	// fewer than k docs, as long as they have at most seedLimit postings
-	// together) are scored first, out of doc order, so that the threshold starts
-	// high and the frequent terms become non-essential at once instead of
-	// after a long run of mediocre early documents. The seeding pass is
-	// the main loop below with every other term held non-essential
+	// together) are scored first, out of doc order, so that the threshold
+	// starts high and the frequent terms become non-essential at once
+	// instead of after a long run of mediocre early documents. The seeding
+	// pass is the main loop below with every other term held non-essential
 	// (floor). Every doc holding a seeded term is then scored, so the main
 	// pass leaves those terms out (m = floor: they add nothing to the docs
-	// left) and skips the docs they hold. Because the
-	// kept documents are then no longer all smaller than the candidate,
-	// ties are decided explicitly: a candidate that can at best equal the
-	// threshold can still enter if its doc number is smaller than the
-	// threshold document's.
+	// left) and skips the docs they hold. Because the kept documents are
+	// then no longer all smaller than the candidate, ties are decided
+	// explicitly: a candidate that can at best equal the threshold can
+	// still enter if its doc number is smaller than the threshold
+	// document's.
 	var minDoc uint32 // doc number of the threshold entry
 	// Buffered documents pushed before this pass (s.outOfOrder) are kept
 	// out of doc order as seeded ones are.
@@ -158,7 +158,7 @@ func (s *search) maxScore() {
 				return
 			}
 			// Seeding is over: the main pass starts from the first doc,
-			// without the seeded term.
+			// without the seeded terms.
 			floor, m, outOfOrder = 0, floor, true
 			for i := range s.terms {
 				s.reset(&s.terms[i])
@@ -212,7 +212,7 @@ func (s *search) maxScore() {
 		for i, qt := range s.order[:m] {
 			c, ex := 0.0, false
 			switch {
-			case i >= fe && qt.doc == d && (qt.c != nil || qt.post == nil):
+			case i >= fe && qt.doc == d && qt.c != nil: // multi-field: c is the union, always there
 				c, ex = s.termScore(qt, d), true
 				scores[qt.ord], hit[qt.ord] = c, true
 			case i >= fe && qt.doc == d:
