@@ -268,12 +268,54 @@ func decodeBlock(first uint32, b []byte, dst *chunk) error {
 // decodePostings appends the postings of a block (body: its bytes after
 // the header h) to dst. Every posting must be within h's bound, and there
 // must be exactly h.n of them. On error dst is left as it was.
-func decodePostings(first uint32, h *blockHead, b []byte, dst *chunk) (err error) {
+func decodePostings(first uint32, h *blockHead, b []byte, dst *chunk) error {
 	if n := len(dst.docs); n > 0 && first <= dst.docs[n-1] {
 		return fmt.Errorf("index: %w: posting block %d: out of order", kv.ErrCorrupt, first)
 	}
-	n, start := int(h.n), len(dst.docs)
-	// parseBlockHead bounded n by the block's bytes: it can size these.
+	st := readState{d: uint64(first)}
+	return decodeRange(first, h, b, &st, int(h.n), dst)
+}
+
+// readPosting reads the posting at b[p:] with general varints: its gap,
+// its (length<<2 | tf code) pair and its tf, and the offset after it.
+func readPosting(b []byte, p int) (delta, x, tf uint64, next int, err error) {
+	v, k := binary.Uvarint(b[min(p, len(b)):])
+	if k <= 0 {
+		return 0, 0, 0, 0, errors.New("doc delta")
+	}
+	delta, p = v, p+k
+	v, k = binary.Uvarint(b[min(p, len(b)):])
+	if k <= 0 || v>>2 > 1<<32-1 {
+		return 0, 0, 0, 0, errors.New("length")
+	}
+	x, p = v, p+k
+	tf = x&3 + 1
+	if tf == 4 {
+		more, k := binary.Uvarint(b[min(p, len(b)):])
+		if k <= 0 || more > 65535-4 {
+			return 0, 0, 0, 0, errors.New("tf")
+		}
+		tf, p = tf+more, p+k
+	}
+	return delta, x, tf, p, nil
+}
+
+// readState is how far a reading of a block's postings got: the offset
+// of the next posting, the postings read, the last doc read (the block's
+// first before any).
+type readState struct {
+	p, i int
+	d    uint64
+}
+
+// decodeRange appends the next count postings of a block (at most those
+// left) to dst, from st on, and advances st; decodePostings decodes a
+// block as one range. Every posting must be within h's bound; after the
+// block's h.n-th posting no byte may be left. On error dst and st are left
+// as they were.
+func decodeRange(first uint32, h *blockHead, b []byte, st *readState, count int, dst *chunk) (err error) {
+	n, start := min(count, int(h.n)-st.i), len(dst.docs)
+	// parseBlockHead bounded h.n by the block's bytes: it can size these.
 	dst.docs, dst.tfs, dst.lens = slices.Grow(dst.docs, n)[:start+n], slices.Grow(dst.tfs, n)[:start+n], slices.Grow(dst.lens, n)[:start+n]
 	docs := dst.docs[start:]
 	tfs, lens := dst.tfs[start:][:len(docs)], dst.lens[start:][:len(docs)] // lengths the compiler can see
@@ -284,67 +326,79 @@ func decodePostings(first uint32, h *blockHead, b []byte, dst *chunk) (err error
 			err = fmt.Errorf("index: %w: posting block %d: %v", kv.ErrCorrupt, first, err)
 		}
 	}()
-	low := h.front[h.nf-1] // the point with the lowest tf and length
-	d := uint64(first)
-	p := 0
+	// minLen[tf] is the shortest length the header's bound allows a
+	// posting of that tf (≤ minLenTF), or noLen if none: a table lookup
+	// instead of a walk over the points, whose outcome varies from posting
+	// to posting.
+	const minLenTF, noLen = 8, 1 << 40
+	// For a single posting (a cursor's seek, postingReader) covers is
+	// cheaper than the table.
+	var minLen [minLenTF + 1]uint64
+	table := n > 1
+	if table {
+		for t := range minLen {
+			minLen[t] = noLen
+			for _, q := range h.front[:h.nf] {
+				if uint64(q.tf) >= uint64(t) {
+					minLen[t] = min(minLen[t], uint64(q.len))
+				}
+			}
+		}
+	}
+	d, p, i0 := st.d, st.p, st.i
 	for i := range docs {
-		// Most gaps and (length, tf) pairs fit one or two bytes: read
-		// those inline (this loop decodes every posting a query reads).
-		var delta, x uint64
-		switch {
-		case p < len(b) && b[p] < 0x80:
-			delta = uint64(b[p])
-			p++
-		default:
-			v, k := binary.Uvarint(b[min(p, len(b)):])
-			if k <= 0 {
-				return errors.New("doc delta")
+		var delta, x, tf uint64
+		fast := false
+		if p+3 < len(b) {
+			// Most postings have a one-byte gap, a one- or two-byte
+			// (length, tf) pair and, with a tf of 4 or more, one byte
+			// more: read them without branching on which (lengths either
+			// side of 32 terms and tfs either side of 4 alternate
+			// unpredictably: branches on them cost more than the rest).
+			g, b1, b2 := b[p], b[p+1], b[p+2]
+			c := b1 >> 7         // the pair takes two bytes
+			m := (b1&3 + 1) >> 2 // a tf byte follows (tf code 3)
+			q := p + 2 + int(c)  // that byte's offset
+			e := b[q] & (0 - m)  // that byte, or 0
+			x = uint64(b1&0x7f) | uint64(b2&(0-c))<<7
+			// Every byte read must end its varint: the gap's, the pair's
+			// second if it has one, the tf's if there is one.
+			if (g|b2&(0-c)|e)>>7 == 0 {
+				delta, tf, p = uint64(g), x&3+1+uint64(e), q+int(m)
+				fast = true
 			}
-			delta = v
-			p += k
 		}
-		switch {
-		case p < len(b) && b[p] < 0x80:
-			x = uint64(b[p])
-			p++
-		case p+1 < len(b) && b[p+1] < 0x80:
-			x = uint64(b[p]&0x7f) | uint64(b[p+1])<<7 // lengths of 32 to 8191 terms
-			p += 2
-		default:
-			v, k := binary.Uvarint(b[min(p, len(b)):])
-			if k <= 0 || v>>2 > 1<<32-1 {
-				return errors.New("length")
+		if !fast {
+			// Anything longer: the general varints.
+			var err error
+			if delta, x, tf, p, err = readPosting(b, p); err != nil {
+				return err
 			}
-			x = v
-			p += k
 		}
-		l, tf := x>>2, x&3+1
-		if tf == 4 {
-			more, k := binary.Uvarint(b[min(p, len(b)):])
-			if k <= 0 || more > 65535-4 {
-				return errors.New("tf")
-			}
-			p += k
-			tf += more
-		}
+		l := x >> 2
 		// The first delta is 0, every other one is a gap > 0 and < 2^32
 		// (d, a uint64, cannot wrap; its last value is checked below).
-		if (i == 0) != (delta == 0) || delta >= 1<<32 {
+		if (i0+i == 0) != (delta == 0) || delta >= 1<<32 {
 			return errors.New("doc delta")
 		}
-		if (tf > uint64(low.tf) || l < uint64(low.len)) && !h.covers(uint16(tf), uint32(l)) {
+		if table && tf <= minLenTF {
+			if l < minLen[tf] {
+				return errors.New("posting outside the header's bound")
+			}
+		} else if !h.covers(uint16(tf), uint32(l)) {
 			return errors.New("posting outside the header's bound")
 		}
 		d += delta
 		docs[i], tfs[i], lens[i] = uint32(d), uint16(tf), uint32(l)
 	}
-	if p != len(b) {
-		return fmt.Errorf("more bytes than the header's %d postings", n)
+	if i0+n == int(h.n) && p != len(b) {
+		return fmt.Errorf("more bytes than the header's %d postings", h.n)
 	}
 	// Docs strictly increase, so the last bounds them all; 2^32-1 is
 	// never a doc number (cursors use it as their end).
 	if d >= 1<<32-1 {
 		return errors.New("doc number")
 	}
+	st.p, st.i, st.d = p, i0+n, d
 	return nil
 }

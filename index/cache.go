@@ -105,26 +105,32 @@ type pblock struct {
 	head     blockHead
 }
 
-// block returns block i decoded. A block already decoded and cached is
-// shared. Otherwise, with scratch nil, it is decoded into a new chunk,
-// cached and charged to the cache; with scratch, it is cached only if the
-// cache has room (reserve), else decoded into scratch (reused: valid
-// until the caller decodes into it again).
-func (p *posting) block(i int, scratch *chunk) (*chunk, error) {
+// block returns block i decoded: shared if already decoded, else decoded
+// into a new chunk, cached and charged to the cache.
+func (p *posting) block(i int) (*chunk, error) {
 	if c := p.dec[i].Load(); c != nil {
 		return c, nil
 	}
-	n := int(p.blocks[i].head.n)
-	reserved := false
-	if scratch != nil {
-		if reserved = p.reserve(n); !reserved {
-			scratch.docs, scratch.tfs, scratch.lens = scratch.docs[:0], scratch.tfs[:0], scratch.lens[:0]
-			if err := p.decodeInto(i, scratch); err != nil {
-				return nil, err
-			}
-			return scratch, nil
-		}
+	return p.decodeBlock(i, false)
+}
+
+// blockIfRoom returns block i decoded if it is, or if the cache has room
+// to keep it decoded (reserve); nil otherwise (the caller reads it with a
+// postingReader).
+func (p *posting) blockIfRoom(i int) (*chunk, error) {
+	if c := p.dec[i].Load(); c != nil {
+		return c, nil
 	}
+	if !p.reserve(int(p.blocks[i].head.n)) {
+		return nil, nil
+	}
+	return p.decodeBlock(i, true)
+}
+
+// decodeBlock decodes block i into a new chunk and publishes it, charging
+// the cache unless reserved (already charged).
+func (p *posting) decodeBlock(i int, reserved bool) (*chunk, error) {
+	n := int(p.blocks[i].head.n)
 	c := &chunk{docs: make([]uint32, 0, n), tfs: make([]uint16, 0, n), lens: make([]uint32, 0, n)}
 	if err := p.decodeInto(i, c); err != nil {
 		if reserved {
@@ -150,7 +156,7 @@ func (p *posting) all() (*chunk, error) {
 		return c, nil
 	}
 	if len(p.blocks) == 1 {
-		c, err := p.block(0, nil)
+		c, err := p.block(0)
 		if err != nil {
 			return nil, err
 		}
@@ -193,7 +199,7 @@ func (p *posting) has(d uint32) (bool, error) {
 	if i < 0 {
 		return false, nil
 	}
-	c, err := p.block(i, nil)
+	c, err := p.block(i)
 	if err != nil {
 		return false, err
 	}

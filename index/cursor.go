@@ -21,7 +21,11 @@ const endDoc = math.MaxUint32
 // Cursor state: doc is the current doc (endDoc at the end); bi the block
 // it is in; c that block decoded (nil while undecoded, and then doc is the
 // block's first) and ci the position in it. sb is the block the last
-// bound lookup (shallow) found, which only moves forward.
+// bound lookup (shallow) found, which only moves forward. A block the
+// cache has no room to keep decoded is decoded into qt.scratch; but a
+// seek into one reads it with qt.rd (lazy) and decodes only the posting
+// it finds (c is then qt.scratch holding that one), and the cursor moving
+// on past it decodes the rest of the block (readRest).
 
 // reset puts qt's cursor on its first doc.
 func (s *search) reset(qt *qterm) {
@@ -38,7 +42,7 @@ func (s *search) reset(qt *qterm) {
 
 // enter puts qt's cursor on the first doc of block i, undecoded.
 func (s *search) enter(qt *qterm, i int) {
-	qt.ci = 0
+	qt.ci, qt.lazy = 0, false
 	if qt.post == nil || i >= len(qt.post.blocks) {
 		qt.bi, qt.c, qt.doc = i, nil, endDoc
 		return
@@ -46,18 +50,40 @@ func (s *search) enter(qt *qterm, i int) {
 	qt.bi, qt.c, qt.doc = i, nil, qt.post.blocks[i].first
 }
 
-// decode decodes qt's current block. On a corrupt block it records the
-// error (the query fails with it) and ends the cursor.
+// decode decodes qt's current block: kept in the cache if it has room,
+// else into qt.scratch. On a corrupt block it records the error (the query
+// fails with it) and ends the cursor.
 func (s *search) decode(qt *qterm) bool {
-	c, err := qt.post.block(qt.bi, &qt.scratch)
+	c, err := qt.post.blockIfRoom(qt.bi)
+	if err == nil && c == nil {
+		w := &qt.scratch
+		w.docs, w.tfs, w.lens = w.docs[:0], w.tfs[:0], w.lens[:0]
+		c, err = w, qt.post.decodeInto(qt.bi, w)
+	}
 	if err != nil {
-		if s.err == nil {
-			s.err = err
-		}
-		qt.c, qt.doc = nil, endDoc
-		return false
+		return s.fail(qt, err)
 	}
 	qt.c = c
+	return true
+}
+
+// fail records err for the query and ends qt's cursor. It returns false.
+func (s *search) fail(qt *qterm, err error) bool {
+	if s.err == nil {
+		s.err = err
+	}
+	qt.c, qt.doc, qt.lazy = nil, endDoc, false
+	return false
+}
+
+// readRest makes the rest of the block qt.rd reads the window, the cursor
+// on its first posting: a cursor stepping doc by doc needs them all.
+func (s *search) readRest(qt *qterm) bool {
+	if err := qt.rd.rest(&qt.scratch); err != nil {
+		return s.fail(qt, err)
+	}
+	qt.lazy = false
+	qt.c, qt.ci, qt.doc = &qt.scratch, 0, qt.scratch.docs[0]
 	return true
 }
 
@@ -72,6 +98,10 @@ func (s *search) next(qt *qterm) {
 	qt.ci++
 	if qt.ci < len(qt.c.docs) {
 		qt.doc = qt.c.docs[qt.ci]
+		return
+	}
+	if qt.lazy && qt.rd.more() {
+		s.readRest(qt)
 		return
 	}
 	s.enter(qt, qt.bi+1)
@@ -105,9 +135,31 @@ func (s *search) seekTo(qt *qterm, d uint32) {
 				return
 			}
 		}
-		if qt.c == nil && !s.decode(qt) {
-			return
+		if qt.c == nil {
+			if c, err := p.blockIfRoom(qt.bi); err != nil {
+				s.fail(qt, err)
+				return
+			} else if c != nil {
+				qt.c = c
+			} else {
+				// No room to keep it decoded: read it up to d.
+				qt.rd.start(p, qt.bi)
+				qt.lazy = true
+			}
 		}
+	}
+	if qt.lazy && (qt.c == nil || qt.c.docs[len(qt.c.docs)-1] < d) {
+		// Read on to d, decoding only the posting found.
+		found, err := qt.rd.skipTo(d, &qt.scratch)
+		switch {
+		case err != nil:
+			s.fail(qt, err)
+		case found:
+			qt.c, qt.ci, qt.doc = &qt.scratch, 0, qt.scratch.docs[0]
+		default:
+			s.enter(qt, qt.bi+1) // the next block starts after d
+		}
+		return
 	}
 	docs := qt.c.docs
 	if i := seek(docs, qt.ci, d); i < len(docs) {
@@ -248,6 +300,12 @@ func (s *search) scanTo(qt *qterm, rest, threshold float64) {
 				qt.ci, qt.doc = i, c.docs[i]
 				return
 			}
+		}
+		if qt.lazy && qt.rd.more() {
+			if !s.readRest(qt) {
+				return
+			}
+			continue
 		}
 		s.enter(qt, qt.bi+1)
 	}

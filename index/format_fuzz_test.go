@@ -45,6 +45,32 @@ func FuzzDecodeRecords(f *testing.F) {
 			require.NoError(t, decodeBlock(first, w.encode(), &again))
 			require.Equal(t, c, again)
 		}
+		if h, off, err := parseBlockHead(v); err == nil {
+			// A cursor's reader on the same block: no panic, and on a block
+			// that decodes, the postings decoding finds.
+			p := &posting{raw: v[off:], blocks: []pblock{{first: first, end: uint32(len(v) - off), head: h}}, last: first + uint32(len(v))}
+			var dc chunk
+			ok := decodeBlock(first, v, &dc) == nil && len(dc.docs) > 0
+			if ok {
+				p.last = dc.docs[len(dc.docs)-1]
+			}
+			var rd postingReader
+			rd.start(p, 0)
+			var w chunk
+			for i, d := 0, first; rd.more(); i++ {
+				found, err := rd.skipTo(d, &w)
+				if err != nil || !found {
+					require.False(t, ok && (err != nil || i < len(dc.docs)), "reader: %v", err)
+					break
+				}
+				if ok {
+					require.Equal(t, dc.docs[i], w.docs[0])
+					require.Equal(t, dc.tfs[i], w.tfs[0])
+					require.Equal(t, dc.lens[i], w.lens[0])
+				}
+				d = w.docs[0] + 1
+			}
+		}
 		if ids, err := decodeDocs(v, nil); err == nil {
 			require.LessOrEqual(t, len(ids), 1<<docShift)
 			out := []byte{docsVersion}

@@ -67,9 +67,11 @@ type qterm struct {
 	scanRest, scanThreshold float64
 	scanLen                 [5]int64
 	scanReady               bool
-	// scratch holds the cursor's block when the cache has no room to keep
-	// it decoded (posting.block).
+	// scratch holds the cursor's block, or what it read of it with rd
+	// (lazy set), when the cache has no room to keep it decoded.
 	scratch chunk
+	rd      postingReader
+	lazy    bool
 	// The cursor (cursor.go) and the per-block bound memo (-1: not yet
 	// computed).
 	bi, ci, sb int
