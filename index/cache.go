@@ -34,6 +34,9 @@ type posting struct {
 	raw    []byte // every block's postings, concatenated
 	dec    []atomic.Pointer[chunk]
 	flat   atomic.Pointer[chunk] // all postings at once (multi-field queries)
+	// union memoizes the docs of a multi-field term in any field, on the
+	// posting of its first field that has it (see unionOf).
+	union atomic.Pointer[unionMemo]
 	// owner is the cache holding the posting (nil if none; set before it
 	// is shared), ent its entry there, guarded by owner.mu: decoding a
 	// block charges the entry for the decoded copy (see charge).
@@ -148,6 +151,36 @@ func (p *posting) decodeBlock(i int, reserved bool) (*chunk, error) {
 		p.charge(n)
 	}
 	return c, nil
+}
+
+// unionMemo is the union of the docs of parts, a multi-field term's
+// lists by field (nil where a field lacks the term).
+type unionMemo struct {
+	parts []*chunk
+	docs  []uint32
+}
+
+// unionOf returns the union of the docs of parts (the term's lists by
+// field, p's among them), merged once per set of lists rather than per
+// query: decoded lists are never modified, so the same chunks have the
+// same union. A term whose lists change is loaded into new postings and
+// chunks, so a stale memo never matches.
+func (p *posting) unionOf(parts []*chunk) []uint32 {
+	if m := p.union.Load(); m != nil && slices.Equal(m.parts, parts) {
+		return m.docs
+	}
+	docs := unionDocs(parts)
+	n := 0
+	for _, c := range parts {
+		if c != nil && len(c.docs) > 0 {
+			n++
+		}
+	}
+	if n > 1 { // a single list is its own union: nothing to keep
+		p.union.Store(&unionMemo{parts: slices.Clone(parts), docs: docs})
+		p.charge(len(docs) * 4 / unitBytes)
+	}
+	return docs
 }
 
 // all returns every posting of the list decoded into one chunk.

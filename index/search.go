@@ -353,7 +353,7 @@ func (ix *Index) plan(b *buckets, s *search, st *stats, terms []string, persiste
 			}
 			qt.ub *= ubSlack
 		} else {
-			any := false
+			var host *posting // the first field's list that has the term
 			for f := range nf {
 				p, err := ix.term(b, uint8(f), t)
 				if err != nil {
@@ -364,7 +364,9 @@ func (ix *Index) plan(b *buckets, s *search, st *stats, terms []string, persiste
 					if c, err = p.all(); err != nil {
 						return fmt.Errorf("index %s: %w", ix.name, err)
 					}
-					any = true
+					if host == nil {
+						host = p
+					}
 					s.tfs[f], s.lens[f] = s.bestPoint(f, p.front)
 				} else {
 					s.tfs[f], s.lens[f] = 0, 1
@@ -372,14 +374,14 @@ func (ix *Index) plan(b *buckets, s *search, st *stats, terms []string, persiste
 				qt.fposts = append(qt.fposts, c)
 				qt.fpos = append(qt.fpos, 0)
 			}
-			if !any {
+			if host == nil {
 				if dfPending > 0 {
 					s.pterms = append(s.pterms, pterm{t, bm25.IDF(int(st.Docs), dfPending)})
 				}
 				qt.fposts, qt.fpos = qt.fposts[:0], qt.fpos[:0]
 				continue
 			}
-			qt.union.docs = unionDocs(qt.fposts)
+			qt.union.docs = host.unionOf(qt.fposts)
 			qt.n = len(qt.union.docs)
 			qt.idf = bm25.IDF(int(st.Docs), qt.n+dfPending)
 			if dfPending > 0 {
