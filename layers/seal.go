@@ -41,6 +41,7 @@ func AppendTurn(tx *bolt.Tx, thread, scope string, msgs []Message, blockTurns in
 	mb := tx.Bucket(kv.BucketMessages)
 	mb.FillPercent = 0.9 // append-only: keys only grow
 	tm := tx.Bucket(kv.BucketThreadMsgs)
+	tm.FillPercent = 0.9 // a thread's keys only grow
 	for i := range msgs {
 		id, err := kv.NextID(mb)
 		if err != nil {
