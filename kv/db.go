@@ -68,6 +68,11 @@ func Open(path string, o Options) (db *DB, err error) {
 		NoSync:       o.NoSync,
 		ReadOnly:     o.ReadOnly,
 		FreelistType: bolt.FreelistMapType,
+		// The freelist is not written with every commit (a durable Append
+		// then rewrote its pages, several on a file with many free pages):
+		// Open rebuilds it from the reachable pages, the walk checkPages
+		// does on a writable Open anyway.
+		NoFreelistSync: true,
 		OpenFile: func(name string, flag int, mode os.FileMode) (*os.File, error) {
 			if absent {
 				// Create exactly the file preOpen found missing: one that
