@@ -154,10 +154,17 @@ func (p *posting) decodeBlock(i int, reserved bool) (*chunk, error) {
 }
 
 // unionMemo is the union of the docs of parts, a multi-field term's
-// lists by field (nil where a field lacks the term).
+// lists by field (nil where a field lacks the term), and for each doc
+// which of the fields that have the term (fields) hold it: mask[i] bit k
+// is set when fields[k] holds docs[i] (nil with one field or more than
+// eight). A doc's score is bounded by its fields' bounds alone (see
+// search.maskBound): a doc holding the term only in a light field cannot
+// score like one holding it in the title.
 type unionMemo struct {
-	parts []*chunk
-	docs  []uint32
+	parts  []*chunk
+	docs   []uint32
+	fields []uint8
+	mask   []uint8
 }
 
 // unionOf returns the union of the docs of parts (the term's lists by
@@ -165,22 +172,35 @@ type unionMemo struct {
 // query: decoded lists are never modified, so the same chunks have the
 // same union. A term whose lists change is loaded into new postings and
 // chunks, so a stale memo never matches.
-func (p *posting) unionOf(parts []*chunk) []uint32 {
+func (p *posting) unionOf(parts []*chunk) *unionMemo {
 	if m := p.union.Load(); m != nil && slices.Equal(m.parts, parts) {
-		return m.docs
+		return m
 	}
-	docs := unionDocs(parts)
-	n := 0
-	for _, c := range parts {
+	m := &unionMemo{parts: slices.Clone(parts), docs: unionDocs(parts)}
+	for f, c := range parts {
 		if c != nil && len(c.docs) > 0 {
-			n++
+			m.fields = append(m.fields, uint8(f))
 		}
 	}
-	if n > 1 { // a single list is its own union: nothing to keep
-		p.union.Store(&unionMemo{parts: slices.Clone(parts), docs: docs})
-		p.charge(len(docs) * 4 / unitBytes)
+	size := 0
+	if np := len(m.fields); np > 1 && np <= 8 {
+		m.mask = make([]uint8, len(m.docs))
+		for k, f := range m.fields {
+			c, j := parts[f], 0
+			for i, d := range m.docs {
+				if j < len(c.docs) && c.docs[j] == d {
+					m.mask[i] |= 1 << k
+					j++
+				}
+			}
+		}
+		size = len(m.docs) * 5 // the union (a single list is its own) and the masks
 	}
-	return docs
+	p.union.Store(m)
+	if size > 0 {
+		p.charge(size / unitBytes)
+	}
+	return m
 }
 
 // all returns every posting of the list decoded into one chunk.

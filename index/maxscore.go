@@ -195,7 +195,11 @@ func (s *search) maxScore() {
 			bound = s.prefix[fe-1]
 		}
 		for _, qt := range s.order[fe:m] {
-			if qt.doc == d {
+			switch {
+			case qt.doc != d:
+			case qt.post == nil: // multi-field: by the fields that hold d
+				bound += s.maskBound(qt)
+			default:
 				bound += qt.ub
 			}
 		}

@@ -63,6 +63,12 @@ type qterm struct {
 	fposts []*chunk
 	fpos   []int
 	union  chunk
+	// multi-field: the merged lists (um), each field's best header point
+	// (best, by field: tf then length) and the bound of a doc by the
+	// fields that hold it (maskUB, by mask; -1: not computed yet).
+	um     *unionMemo
+	best   []float64
+	maskUB []float64
 	// scanTo's length limits per tf for its last rest and threshold.
 	scanRest, scanThreshold float64
 	scanLen                 [5]int64
@@ -266,7 +272,7 @@ func (s *search) release() {
 		old := &s.terms[i]
 		clear(old.fposts[:cap(old.fposts)])
 		s.terms[i] = qterm{
-			fposts: old.fposts[:0], fpos: old.fpos[:0],
+			fposts: old.fposts[:0], fpos: old.fpos[:0], best: old.best[:0], maskUB: old.maskUB[:0],
 			scratch: chunk{docs: sc.docs[:0], tfs: sc.tfs[:0], lens: sc.lens[:0]},
 		}
 	}
@@ -324,6 +330,7 @@ func (ix *Index) plan(b *buckets, s *search, st *stats, terms []string, persiste
 			// allocates none per term once warm.
 			slot := &s.terms[:n+1][n]
 			qt.fposts, qt.fpos, qt.scratch = slot.fposts[:0], slot.fpos[:0], slot.scratch
+			qt.best, qt.maskUB = slot.best[:0], slot.maskUB[:0]
 		}
 		dfPending := w.df(t)
 		if !persisted && dfPending == 0 {
@@ -371,6 +378,7 @@ func (ix *Index) plan(b *buckets, s *search, st *stats, terms []string, persiste
 				} else {
 					s.tfs[f], s.lens[f] = 0, 1
 				}
+				qt.best = append(qt.best, s.tfs[f], s.lens[f])
 				qt.fposts = append(qt.fposts, c)
 				qt.fpos = append(qt.fpos, 0)
 			}
@@ -381,7 +389,14 @@ func (ix *Index) plan(b *buckets, s *search, st *stats, terms []string, persiste
 				qt.fposts, qt.fpos = qt.fposts[:0], qt.fpos[:0]
 				continue
 			}
-			qt.union.docs = host.unionOf(qt.fposts)
+			qt.um = host.unionOf(qt.fposts)
+			qt.union.docs = qt.um.docs
+			if qt.um.mask != nil {
+				qt.maskUB = slices.Grow(qt.maskUB[:0], 1<<len(qt.um.fields))[:1<<len(qt.um.fields)]
+				for i := range qt.maskUB {
+					qt.maskUB[i] = -1
+				}
+			}
 			qt.n = len(qt.union.docs)
 			qt.idf = bm25.IDF(int(st.Docs), qt.n+dfPending)
 			if dfPending > 0 {
@@ -402,6 +417,33 @@ func (ix *Index) plan(b *buckets, s *search, st *stats, terms []string, persiste
 		s.order = append(s.order, &s.terms[i])
 	}
 	return nil
+}
+
+// maskBound bounds the multi-field term qt's score on the doc its cursor
+// is on by the best header points of the fields holding it there (the
+// term's ub when the memo has no masks). Fields that do not hold the doc
+// add nothing to its BM25F, and BM25F grows with each field's pseudo-
+// frequency, so this bounds the score; it is exact as a float for the same
+// reason qt.ub is, and carries the same slack.
+func (s *search) maskBound(qt *qterm) float64 {
+	if qt.um.mask == nil {
+		return qt.ub
+	}
+	m := qt.um.mask[qt.ci]
+	if v := qt.maskUB[m]; v >= 0 {
+		return v
+	}
+	for f := range s.tfs {
+		s.tfs[f], s.lens[f] = 0, 1
+	}
+	for k, f := range qt.um.fields {
+		if m&(1<<k) != 0 {
+			s.tfs[f], s.lens[f] = qt.best[2*int(f)], qt.best[2*int(f)+1]
+		}
+	}
+	v := bm25.BM25F(params, s.bfields, s.tfs, s.lens, s.avgs, qt.idf) * ubSlack
+	qt.maskUB[m] = v
+	return v
 }
 
 // bestPoint returns the frontier point of field f with the largest BM25F

@@ -1,7 +1,10 @@
 package index
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -60,4 +63,76 @@ func TestUnionMemo(t *testing.T) {
 	require.ElementsMatch(t, []uint64{1, 2, 3}, search())
 	require.NotSame(t, first, memo())
 	require.Equal(t, []uint32{1, 2, 3}, memo().docs)
+}
+
+// The union records which fields hold each doc, and pruning by those
+// fields' bounds stays exact: fields of very different weights, a term
+// mostly in the light ones, pruned equals exhaustive.
+func TestUnionMasks(t *testing.T) {
+	db, err := kv.Open(filepath.Join(t.TempDir(), "m.sg"), kv.Options{NoSync: true})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = db.Close() })
+	fields := []Field{{Name: "title", Weight: 6}, {Name: "body"}, {Name: "tags", Weight: 0.5, B: -1}}
+	ix := New("m", fields, Options{})
+	r := rand.New(rand.NewPCG(3, 4))
+	const n = 3000
+	require.NoError(t, db.Update(func(tx *bolt.Tx) error {
+		for i := range n {
+			doc := Doc{ID: uint64(i + 1), Scope: "s"}
+			for f := range fields {
+				var text []string
+				for range 1 + r.IntN(12) {
+					text = append(text, fmt.Sprint("w", r.IntN(30)))
+				}
+				if f == 0 && r.IntN(10) != 0 { // the heavy field rarely holds the common terms
+					text = []string{fmt.Sprint("r", r.IntN(500))}
+				}
+				doc.Fields = append(doc.Fields, text)
+			}
+			if _, err := ix.Add(tx, doc); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
+	require.NoError(t, db.View(func(tx *bolt.Tx) error {
+		for i := range 200 {
+			q := Query{K: 1 + r.IntN(20), Scopes: []string{"s"}}
+			for range 1 + r.IntN(3) {
+				q.Terms = append(q.Terms, fmt.Sprint("w", r.IntN(30)))
+			}
+			got, err := ix.Search(tx, q)
+			require.NoError(t, err)
+			want, err := ix.SearchExhaustive(tx, q)
+			require.NoError(t, err)
+			require.Equal(t, want, got, "query %d: %+v", i, q)
+		}
+		// The masks of a term's union say which fields hold each doc.
+		b, err := ix.buckets(tx)
+		require.NoError(t, err)
+		var parts []*chunk
+		var host *posting
+		for f := range fields {
+			p, err := ix.term(b, uint8(f), "w7")
+			require.NoError(t, err)
+			var c *chunk
+			if p != nil {
+				c, err = p.all()
+				require.NoError(t, err)
+				if host == nil {
+					host = p
+				}
+			}
+			parts = append(parts, c)
+		}
+		m := host.unionOf(parts)
+		require.NotNil(t, m.mask)
+		for i, d := range m.docs {
+			for k, f := range m.fields {
+				has := slices.Contains(parts[f].docs, d)
+				require.Equal(t, has, m.mask[i]&(1<<k) != 0, "doc %d field %d", d, f)
+			}
+		}
+		return nil
+	}))
 }
