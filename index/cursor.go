@@ -217,6 +217,24 @@ func (s *search) termScore(qt *qterm, d uint32) float64 {
 		}
 		return s.scoreAt(qt, qt.c, qt.ci)
 	}
+	if m := qt.um.mask; m != nil {
+		// Only the fields the union says hold d.
+		clear(s.tfs)
+		clear(s.lens)
+		bits := m[qt.ci]
+		for k, f := range qt.um.fields {
+			if bits&(1<<k) == 0 {
+				continue
+			}
+			c := qt.fposts[f]
+			i := seek(c.docs, qt.fpos[f], d)
+			qt.fpos[f] = i
+			if i < len(c.docs) && c.docs[i] == d {
+				s.tfs[f], s.lens[f] = float64(c.tfs[i]), float64(c.lens[i])
+			}
+		}
+		return bm25.BM25F(params, s.bfields, s.tfs, s.lens, s.avgs, qt.idf)
+	}
 	for f, c := range qt.fposts {
 		s.tfs[f], s.lens[f] = 0, 0
 		if c == nil {
