@@ -183,6 +183,9 @@ func (p *posting) unionOf(parts []*chunk) *unionMemo {
 		}
 	}
 	size := 0
+	if len(m.fields) > 1 {
+		size = len(m.docs) * 4 // a merged copy (one list is its own union)
+	}
 	if np := len(m.fields); np > 1 && np <= 8 {
 		m.mask = make([]uint8, len(m.docs))
 		for k, f := range m.fields {
@@ -194,7 +197,7 @@ func (p *posting) unionOf(parts []*chunk) *unionMemo {
 				}
 			}
 		}
-		size = len(m.docs) * 5 // the union (a single list is its own) and the masks
+		size += len(m.docs)
 	}
 	p.union.Store(m)
 	if size > 0 {
