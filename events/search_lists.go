@@ -192,15 +192,26 @@ func (s *scratch) lists(tx *bolt.Tx, ix *index.Index, q *Query) ([][]uint64, err
 	if len(s.cands) == 0 {
 		return nil, nil
 	}
-	if err := s.readViews(tx); err != nil {
-		return nil, err
+	// Every candidate's view is read only when something reads every
+	// candidate's fields: the time fit, the chronology order, Search's
+	// thread and time filters. Otherwise only the cards some answer used
+	// need theirs (the use prior), and a search reads no other.
+	dir := chronologyIntent(words)
+	slices.Sort(s.cands)
+	s.cands = slices.Compact(s.cands)
+	s.views = s.views[:0]
+	s.ranks.reset(tx)
+	if timeList >= 0 || dir != 0 || q.Thread != "" || !q.From.IsZero() || !q.To.IsZero() {
+		if err := s.readViews(); err != nil {
+			return nil, err
+		}
 	}
 	if timeList >= 0 {
 		s.byTimeFit(s.ls[timeList], tm.Start, tm.End)
 	}
 	// Chronology intent and the use-weight prior reorder the candidates;
 	// they never add any.
-	if dir := chronologyIntent(words); dir != 0 {
+	if dir != 0 {
 		s.times = s.times[:0]
 		for i := range s.views {
 			s.times = append(s.times, timed{s.views[i].id, s.views[i].eventTime()})
@@ -213,13 +224,13 @@ func (s *scratch) lists(tx *bolt.Tx, ix *index.Index, q *Query) ([][]uint64, err
 		s.ls = append(s.ls, ids)
 	}
 	s.ws = s.ws[:0]
-	for i := range s.views {
-		w, err := s.priorWeight(tx, &s.views[i])
+	for i, id := range s.cands {
+		w, err := s.priorWeight(tx, id, i)
 		if err != nil {
 			return nil, err
 		}
 		if w > 0 {
-			s.ws = append(s.ws, weighted{s.views[i].id, w})
+			s.ws = append(s.ws, weighted{id, w})
 		}
 	}
 	if len(s.ws) > 0 {
@@ -289,12 +300,9 @@ func (s *scratch) named(tx *bolt.Tx, ix *index.Index, words []string) {
 	}
 }
 
-// readViews sorts and deduplicates the candidates and reads their rank
-// views, in id order (one forward pass of the table's cursor).
-func (s *scratch) readViews(tx *bolt.Tx) error {
-	slices.Sort(s.cands)
-	s.cands = slices.Compact(s.cands)
-	s.ranks.reset(tx)
+// readViews reads the rank views of the candidates (sorted and unique), in
+// id order (one forward pass of the table's cursor).
+func (s *scratch) readViews() error {
 	s.views = slices.Grow(s.views[:0], len(s.cands))[:len(s.cands)]
 	for i, id := range s.cands {
 		if err := s.ranks.read(id, &s.views[i]); err != nil {
@@ -346,14 +354,15 @@ func (s *scratch) byTimeFit(ids []uint64, start, end time.Time) {
 	}
 }
 
-// priorWeight is the use prior of v's card: its weight if an answer ever
-// used it, 0 (no place in the prior ranking) if none did. A card never
-// used has only its criticality floor, which says how long it keeps its
-// weight once used, not how relevant it is: ranking unused cards by
-// floors would lift every identity or preference card above the lexical
-// matches. Views come in id order, so the use bucket's cursor only moves
-// forward.
-func (s *scratch) priorWeight(tx *bolt.Tx, v *rankView) (float64, error) {
+// priorWeight is the use prior of candidate id (s.cands[i]): its weight
+// if an answer ever used it, 0 (no place in the prior ranking) if none
+// did. A card never used has only its criticality floor, which says how
+// long it keeps its weight once used, not how relevant it is: ranking
+// unused cards by floors would lift every identity or preference card
+// above the lexical matches. Candidates come in id order, so the use
+// bucket's cursor (and the rank table's, for a view not read yet) only
+// moves forward.
+func (s *scratch) priorWeight(tx *bolt.Tx, id uint64, i int) (float64, error) {
 	if s.useCur == nil {
 		b := tx.Bucket(kv.BucketUse)
 		if b == nil {
@@ -361,13 +370,20 @@ func (s *scratch) priorWeight(tx *bolt.Tx, v *rankView) (float64, error) {
 		}
 		s.useCur = b.Cursor()
 	}
-	binary.BigEndian.PutUint64(s.key[:], v.id)
+	binary.BigEndian.PutUint64(s.key[:], id)
 	k, val := s.useCur.Seek(s.key[:])
 	if !bytes.Equal(k, s.key[:]) {
 		return 0, nil
 	}
 	u, err := decodeUse(val)
 	if err != nil || u.Adoptions == 0 {
+		return 0, err
+	}
+	var own rankView
+	v := &own
+	if len(s.views) == len(s.cands) {
+		v = &s.views[i]
+	} else if err := s.ranks.read(id, v); err != nil {
 		return 0, err
 	}
 	th, _, err := layers.GetThread(tx, string(v.thread))
