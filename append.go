@@ -9,11 +9,8 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
-	"github.com/stratagate/stratagate/kv"
 	"github.com/stratagate/stratagate/layers"
 )
-
-const receiptVersion byte = 1
 
 // maxGroup bounds how many Appends one group commit carries.
 const maxGroup = 128
@@ -25,6 +22,7 @@ type turnReq struct {
 	stamped []bool     // msgs[i].At was stamped with the clock (the caller gave none)
 	terms   [][]string // raw-index terms per message, computed by the caller's goroutine
 	res     TurnRef
+	flushed []string // receipt ids its seal moved to the receipts bucket (forgotten once committed)
 }
 
 // appendReq is one Append (one turn) or AppendBatch (its turns, committed
@@ -248,6 +246,11 @@ func (m *Memory) commitLoop() {
 		m.rawBuf.mu.Unlock()
 		m.fg.touch()
 		for _, r := range group {
+			if r.err == nil {
+				for i := range r.turns {
+					m.receipts.forget(r.turns[i].flushed)
+				}
+			}
 			close(r.done)
 		}
 		if full {
@@ -279,13 +282,14 @@ func (m *Memory) appendTx(tx *bolt.Tx, r *appendReq) error {
 
 // appendTurnTx writes one turn inside tx, or finds its receipt.
 func (m *Memory) appendTurnTx(tx *bolt.Tx, r *turnReq) error {
-	r.res = TurnRef{}
-	rb := tx.Bucket(kv.BucketReceipts)
+	r.res, r.flushed = TurnRef{}, nil
 	if r.turn.ReceiptID != "" {
-		if v := rb.Get([]byte(r.turn.ReceiptID)); v != nil {
-			if _, err := kv.Decode(v, &r.res, receiptVersion); err != nil {
-				return fmt.Errorf("receipt %q: %w", r.turn.ReceiptID, err)
-			}
+		ref, ok, err := m.lookupReceipt(tx, r.turn.ReceiptID)
+		if err != nil {
+			return err
+		}
+		if ok {
+			r.res = TurnRef{Thread: ref.Thread, Turn: ref.Turn, MessageIDs: ref.MessageIDs, SealedBlockID: ref.SealedBlockID}
 			if err := sameTurn(tx, r); err != nil {
 				r.res = TurnRef{}
 				return err
@@ -297,7 +301,7 @@ func (m *Memory) appendTurnTx(tx *bolt.Tx, r *turnReq) error {
 	// A retry after a failed group starts from fresh copies: the failed
 	// attempt assigned ids that were rolled back.
 	msgs := append([]Message(nil), r.msgs...)
-	res, err := layers.AppendTurn(tx, r.turn.Thread, r.turn.Scope, msgs, m.opts.BlockTurns, m.opts.Clock())
+	res, err := layers.AppendTurn(tx, r.turn.Thread, r.turn.Scope, r.turn.ReceiptID, msgs, m.opts.BlockTurns, m.opts.Clock())
 	if err != nil {
 		return err
 	}
@@ -307,12 +311,9 @@ func (m *Memory) appendTurnTx(tx *bolt.Tx, r *turnReq) error {
 		}
 	}
 	r.res = TurnRef{Thread: res.Thread, Turn: res.Turn, MessageIDs: res.MessageIDs, SealedBlockID: res.SealedBlockID}
-	if r.turn.ReceiptID != "" {
-		v, err := kv.Encode(receiptVersion, &r.res)
-		if err != nil {
-			return err
-		}
-		return rb.Put([]byte(r.turn.ReceiptID), v)
+	r.flushed = res.Flushed
+	if r.turn.ReceiptID != "" && res.SealedBlockID == 0 {
+		m.receipts.note(r.turn.ReceiptID, res.Thread)
 	}
 	return nil
 }

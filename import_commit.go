@@ -135,7 +135,7 @@ func (m *Memory) applyImport(tx *bolt.Tx, r *importRecord, doc *extmem.Document)
 	now := m.opts.Clock().Round(0)
 	thread := ImportThreadPrefix + strconv.FormatUint(r.ID, 10)
 	msgs := []Message{{Role: layers.RoleUser, Content: r.Text, At: now}}
-	tr, err := layers.AppendTurn(tx, thread, r.Scope, msgs, 1, now)
+	tr, err := layers.AppendTurn(tx, thread, r.Scope, "", msgs, 1, now)
 	if err != nil {
 		return ImportResult{}, err
 	}

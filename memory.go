@@ -28,7 +28,10 @@ type Memory struct {
 	graph  *index.Index // graph nodes, BM25F over name, aliases, tags, state, facts, relations
 	obs    *observer    // retrieval log writer; nil when read-only
 	rawBuf rawBuffer    // raw index documents not yet merged (see rawbuffer.go)
-	fg     *foreground  // when appends last committed (see foreground.go)
+	// receipts maps receipts pending in thread records to their threads
+	// (see receipts.go).
+	receipts pendingReceipts
+	fg       *foreground // when appends last committed (see foreground.go)
 
 	commits chan *appendReq
 	flushed chan struct{} // closed when the commit loop exits
@@ -88,6 +91,11 @@ func Open(path string, opts *Options) (*Memory, error) {
 	m.runner.Handle(wal.KindProject, graph.JournaledProjectHandler(db, o.Model, m.graph, o.Logger, o.Clock,
 		func(tx *bolt.Tx, block uint64) bool { _, ok := importOfBlock(tx, block); return ok }))
 	if err := m.runner.Start(); err != nil {
+		_ = db.Close()
+		return nil, classify(err)
+	}
+	if err := m.db.View(m.receipts.load); err != nil {
+		m.runner.Stop()
 		_ = db.Close()
 		return nil, classify(err)
 	}

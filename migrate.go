@@ -22,28 +22,33 @@ var migrateBatch = 512
 
 // migrate brings the file of a writable Open up to this build's format.
 // Format 1 → 2 rewrites every version 1 block record as version 2, in
-// transactions of migrateBatch records, then raises the format in a last
-// transaction. A crash part way leaves a format 1 file whose blocks are
-// partly rewritten; readers accept both record versions and the next
-// writable Open finishes the job. A read-only Open migrates nothing.
+// transactions of migrateBatch records. A crash part way leaves a format 1
+// file whose blocks are partly rewritten; readers accept both record
+// versions and the next writable Open finishes the job. Format 2 → 3
+// rewrites nothing (a format 2 file lists its open tails in both places,
+// which format 3 readers accept). A last transaction raises the format.
+// A read-only Open migrates nothing.
 func (m *Memory) migrate() error {
 	format, err := m.db.Format()
 	if err != nil {
 		return err
 	}
-	if format >= formatBlocksV2 {
+	if format >= kv.FormatVersion {
 		return nil
 	}
-	m.opts.Logger.Info("migrating block records to version 2 (L3 and L4 rendered on read)", "format", format)
-	st, err := migrateBlocks(m.db, migrateBatch)
-	if err != nil {
-		return fmt.Errorf("sg: migrate block records: %w", err)
+	if format < formatBlocksV2 {
+		m.opts.Logger.Info("migrating block records to version 2 (L3 and L4 rendered on read)", "format", format)
+		st, err := migrateBlocks(m.db, migrateBatch)
+		if err != nil {
+			return fmt.Errorf("sg: migrate block records: %w", err)
+		}
+		m.opts.Logger.Info("migrated block records to version 2", "rewritten", st.rewritten,
+			"undecodable", st.skipped, "transactions", st.txs)
 	}
-	if err := m.db.Update(func(tx *bolt.Tx) error { return kv.SetFormat(tx, formatBlocksV2) }); err != nil {
+	if err := m.db.Update(func(tx *bolt.Tx) error { return kv.SetFormat(tx, kv.FormatVersion) }); err != nil {
 		return err
 	}
-	m.opts.Logger.Info("migrated block records to version 2", "rewritten", st.rewritten,
-		"undecodable", st.skipped, "transactions", st.txs, "format", formatBlocksV2)
+	m.opts.Logger.Info("raised the file format", "from", format, "to", kv.FormatVersion)
 	return nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"testing"
 
@@ -177,4 +178,93 @@ func TestMigrateBlockRecordsV1(t *testing.T) {
 		assert.False(t, rep.OK)
 		assert.Equal(t, uint64(blockID), findViolation(t, rep, "block.render_hash").ID)
 	})
+}
+
+// downgradeToV2 rewrites a file as a format 2 build left it: every open
+// tail also listed in thread_messages and the receipts of its turns in the
+// receipts bucket, not in the thread record.
+func downgradeToV2(t *testing.T, src string) string {
+	t.Helper()
+	return damagedCopy(t, src, func(tx *bolt.Tx) error {
+		ths, err := layers.ListThreads(tx)
+		require.NoError(t, err)
+		for _, th := range ths {
+			for _, id := range th.OpenTail {
+				require.NoError(t, tx.Bucket(kv.BucketThreadMsgs).Put(append([]byte(th.Name+"\x00"), kv.Key(id)...), nil))
+			}
+			for _, r := range th.Receipts {
+				v, err := kv.Encode(layers.ReceiptVersion, &layers.Receipt{Thread: th.Name, Turn: r.Turn, MessageIDs: r.MessageIDs})
+				require.NoError(t, err)
+				require.NoError(t, tx.Bucket(kv.BucketReceipts).Put([]byte(r.ID), v))
+			}
+			th.Receipts = nil
+			require.NoError(t, layers.PutThread(tx, &th))
+		}
+		var f [4]byte
+		binary.BigEndian.PutUint32(f[:], 2)
+		return tx.Bucket(kv.BucketMeta).Put([]byte("format"), f[:])
+	})
+}
+
+// TestMigrateFormat2OpenTails: a format 2 file is valid as it is; a
+// writable Open raises it to format 3 without rewriting a record, its open
+// turns' receipts (in the bucket) still make retries duplicates, and
+// sealing those tails leaves a file that verifies.
+func TestMigrateFormat2OpenTails(t *testing.T) {
+	src := sampleFile(t)
+	path := downgradeToV2(t, src)
+	_, format := recordVersions(t, path)
+	require.Equal(t, uint32(2), format)
+
+	mem, err := stratagate.Open(path, &stratagate.Options{NoSync: true})
+	require.NoError(t, err)
+	defer mem.Close()
+	rep, err := mem.Verify(ctx)
+	require.NoError(t, err)
+	require.True(t, rep.OK, "%v", rep.Violations)
+	before, err := mem.Stats(ctx)
+	require.NoError(t, err)
+
+	ths, err := mem.Threads(ctx)
+	require.NoError(t, err)
+	open := 0
+	f := loadSample(t)
+	for _, tr := range f.Turns() {
+		ref, err := mem.Append(ctx, tr)
+		require.NoError(t, err)
+		require.True(t, ref.Duplicate, "turn %s", tr.ReceiptID)
+		if ref.SealedBlockID == 0 && slices.Contains(openTails(ths), ref.MessageIDs[0]) {
+			open++
+		}
+	}
+	require.NotZero(t, open, "some retried turns were in open tails")
+	after, err := mem.Stats(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, before.Receipts, after.Receipts)
+	assert.Equal(t, before.Messages, after.Messages)
+
+	// Seal every open tail with new turns, then check the file.
+	for _, th := range ths {
+		for i := range stratagate.DefaultBlockTurns {
+			tr := turn(th.Name, 1000+i)
+			tr.Scope = th.Scope
+			_, err := mem.Append(ctx, tr)
+			require.NoError(t, err)
+		}
+	}
+	waitIdle(t, mem)
+	rep, err = mem.Verify(ctx)
+	require.NoError(t, err)
+	assert.True(t, rep.OK, "%v", rep.Violations)
+	require.NoError(t, mem.Close())
+	_, format = recordVersions(t, path)
+	assert.Equal(t, kv.FormatVersion, format)
+}
+
+func openTails(ths []stratagate.Thread) []uint64 {
+	var ids []uint64
+	for _, th := range ths {
+		ids = append(ids, th.OpenTail...)
+	}
+	return ids
 }

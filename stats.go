@@ -62,7 +62,16 @@ func (m *Memory) Stats(ctx context.Context) (Stats, error) {
 		}
 		s.Threads = s.Buckets[string(kv.BucketThreads)]
 		s.Messages = s.Buckets[string(kv.BucketMessages)]
+		// Receipts of turns still in an open tail are kept in their
+		// thread records until the tail is sealed.
 		s.Receipts = s.Buckets[string(kv.BucketReceipts)]
+		ths, err := layers.ListThreads(tx)
+		if err != nil {
+			return err
+		}
+		for _, th := range ths {
+			s.Receipts += len(th.Receipts)
+		}
 		s.Blocks = s.Buckets[string(kv.BucketBlocks)]
 		s.JobsQueued = s.Buckets[string(kv.BucketJobQueue)]
 		if err := tx.Bucket(kv.BucketBlocks).ForEach(func(_, v []byte) error {

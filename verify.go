@@ -439,7 +439,9 @@ func (v *verifier) threadMessagesPass() error {
 		return err
 	}
 	for _, id := range sortedMapKeys(v.msgs) {
-		if ma := v.msgs[id]; !ma.listed && v.threads[ma.thread] != nil {
+		// A message of an open tail is listed by its thread record until
+		// it is sealed (format 3; older files list it in both places).
+		if ma := v.msgs[id]; !ma.listed && v.threads[ma.thread] != nil && !v.threads[ma.thread].tail[id] {
 			v.fail("message.thread_messages", id, ma.thread, "message %d is not listed in thread_messages under thread %q", id, ma.thread)
 		}
 	}
@@ -699,31 +701,68 @@ func (v *verifier) threadStatePass() error {
 }
 
 func (v *verifier) receiptsPass() error {
-	return v.forEach(kv.BucketReceipts, "receipts", func(k, val []byte) error {
+	stored := map[string]bool{}
+	err := v.forEach(kv.BucketReceipts, "receipts", func(k, val []byte) error {
 		key := string(k)
-		var ref TurnRef
-		if _, err := kv.Decode(val, &ref, receiptVersion); err != nil {
+		stored[key] = true
+		var ref layers.Receipt
+		if _, err := kv.Decode(val, &ref, layers.ReceiptVersion); err != nil {
 			v.fail("receipt.decode", 0, key, "receipt %q does not decode: %v", key, err)
 			return nil
 		}
-		if len(ref.MessageIDs) == 0 {
-			v.fail("receipt.messages", 0, key, "receipt %q lists no messages", key)
-		}
-		for _, id := range ref.MessageIDs {
-			ma := v.msgs[id]
-			switch {
-			case ma == nil:
-				v.fail("receipt.messages", id, key, "receipt %q points at message %d, which is not stored", key, id)
-			case ma.thread != ref.Thread || ma.turn != ref.Turn:
-				v.fail("receipt.messages", id, key, "receipt %q (thread %q turn %d) points at message %d of thread %q turn %d",
-					key, ref.Thread, ref.Turn, id, ma.thread, ma.turn)
-			}
-		}
+		v.checkReceipt(key, &ref)
 		if ref.SealedBlockID != 0 && v.blocks[ref.SealedBlockID] == nil {
 			v.fail("receipt.block", ref.SealedBlockID, key, "receipt %q names sealed block %d, which does not exist", key, ref.SealedBlockID)
 		}
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	// Receipts pending in thread records: their turns are in the open
+	// tail, and each id is held once, by one thread or by the bucket.
+	pending := map[string]string{}
+	for _, name := range sortedMapKeys(v.threads) {
+		ta := v.threads[name]
+		if !ta.decoded {
+			continue
+		}
+		for _, p := range ta.th.Receipts {
+			v.rep.Checked["receipts"]++
+			switch {
+			case stored[p.ID]:
+				v.fail("receipt.pending", 0, p.ID, "receipt %q is pending in thread %q and stored in the receipts bucket", p.ID, name)
+			case pending[p.ID] != "":
+				v.fail("receipt.pending", 0, p.ID, "receipt %q is pending in threads %q and %q", p.ID, pending[p.ID], name)
+			}
+			pending[p.ID] = name
+			ref := layers.Receipt{Thread: name, Turn: p.Turn, MessageIDs: p.MessageIDs}
+			v.checkReceipt(p.ID, &ref)
+			for _, id := range p.MessageIDs {
+				if !ta.tail[id] {
+					v.fail("receipt.pending", id, p.ID, "receipt %q is pending in thread %q, but its message %d is not in the open tail", p.ID, name, id)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// checkReceipt checks that ref names the stored messages of its turn.
+func (v *verifier) checkReceipt(key string, ref *layers.Receipt) {
+	if len(ref.MessageIDs) == 0 {
+		v.fail("receipt.messages", 0, key, "receipt %q lists no messages", key)
+	}
+	for _, id := range ref.MessageIDs {
+		ma := v.msgs[id]
+		switch {
+		case ma == nil:
+			v.fail("receipt.messages", id, key, "receipt %q points at message %d, which is not stored", key, id)
+		case ma.thread != ref.Thread || ma.turn != ref.Turn:
+			v.fail("receipt.messages", id, key, "receipt %q (thread %q turn %d) points at message %d of thread %q turn %d",
+				key, ref.Thread, ref.Turn, id, ma.thread, ma.turn)
+		}
+	}
 }
 
 func (v *verifier) jobsPass() error {

@@ -82,6 +82,14 @@ func TestVerifyHealthyStore(t *testing.T) {
 	ingestSample(t, mem)
 	waitIdle(t, mem)
 
+	ths, err := mem.Threads(ctx)
+	require.NoError(t, err)
+	tail := 0
+	for _, th := range ths {
+		tail += len(th.OpenTail)
+	}
+	require.NotZero(t, tail, "mia's 10 turns stay open")
+
 	// A writable Memory verifies too.
 	rep, err := mem.Verify(ctx)
 	require.NoError(t, err)
@@ -99,7 +107,7 @@ func TestVerifyHealthyStore(t *testing.T) {
 		msgs += len(tr.Messages)
 	}
 	assert.Equal(t, msgs, rep.Checked["messages"])
-	assert.Equal(t, msgs, rep.Checked["thread_messages"])
+	assert.Equal(t, msgs-tail, rep.Checked["thread_messages"], "open tails are listed by their thread records")
 	assert.Equal(t, 2, rep.Checked["threads"])
 	assert.Equal(t, 5, rep.Checked["blocks"], "60 atlas turns in blocks of 12; mia's 10 turns stay open")
 	assert.Equal(t, f.TurnCount(), rep.Checked["receipts"])
@@ -145,6 +153,43 @@ func TestVerifyDetectsDamage(t *testing.T) {
 		// index no longer matches the changed text.
 		assert.Equal(t, uint64(1), findViolation(t, rep, "block.l5hash").ID)
 		findViolation(t, rep, "index.raw")
+	})
+
+	t.Run("pending receipt damaged", func(t *testing.T) {
+		// A receipt pending in a thread record that is also in the
+		// receipts bucket, and one naming a sealed message.
+		var thread string
+		path := damagedCopy(t, src, func(tx *bolt.Tx) error {
+			ths, err := layers.ListThreads(tx)
+			require.NoError(t, err)
+			for _, th := range ths {
+				if len(th.Receipts) < 2 {
+					continue
+				}
+				thread = th.Name
+				th.Receipts[0].MessageIDs = []uint64{msgID}
+				dup := th.Receipts[1]
+				v, err := kv.Encode(layers.ReceiptVersion, &layers.Receipt{Thread: th.Name, Turn: dup.Turn, MessageIDs: dup.MessageIDs})
+				require.NoError(t, err)
+				require.NoError(t, tx.Bucket(kv.BucketReceipts).Put([]byte(dup.ID), v))
+				return layers.PutThread(tx, &th)
+			}
+			t.Fatal("no thread holds two pending receipts")
+			return nil
+		})
+		rep := verifyFile(t, path)
+		assert.False(t, rep.OK)
+		var details []string
+		for _, v := range rep.Violations {
+			if v.Check == "receipt.pending" {
+				details = append(details, v.Detail)
+			}
+		}
+		require.Len(t, details, 2, "%v", rep.Violations)
+		assert.Contains(t, details[0], "is not in the open tail")
+		assert.Contains(t, details[1], "stored in the receipts bucket")
+		assert.Contains(t, details[1], thread)
+		findViolation(t, rep, "receipt.messages") // msgID is of another turn
 	})
 
 	t.Run("index posting deleted", func(t *testing.T) {

@@ -215,7 +215,7 @@ func BenchmarkExtractBlock(b *testing.B) {
 				{Role: "user", Speaker: "Leo Park", Content: lines[i%len(lines)], At: at.Add(time.Duration(i) * time.Minute)},
 				{Role: "assistant", Speaker: "assistant", Content: "Noted: " + lines[(i+1)%len(lines)], At: at.Add(time.Duration(i)*time.Minute + time.Second)},
 			}
-			res, err := layers.AppendTurn(tx, "t", "global", msgs, 12, at)
+			res, err := layers.AppendTurn(tx, "t", "global", "", msgs, 12, at)
 			if err != nil {
 				return err
 			}

@@ -18,7 +18,7 @@ func BenchmarkSeal(b *testing.B) {
 	var ids []uint64
 	if err := db.Update(func(tx *bolt.Tx) error {
 		for k := 1; k <= 12; k++ {
-			res, err := layers.AppendTurn(tx, "bench", "global", turnMsgs(k), 1000, sealNow)
+			res, err := layers.AppendTurn(tx, "bench", "global", "", turnMsgs(k), 1000, sealNow)
 			if err != nil {
 				return err
 			}

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -166,41 +167,68 @@ func threadBlockKey(thread string, seq uint64) []byte {
 func threadMsgKey(thread string, id uint64) []byte { return threadBlockKey(thread, id) }
 
 // Neighbours returns the ids of the messages just before and after msg id
-// in thread (0 where there is none).
+// in thread (0 where there is none). A thread's messages are its sealed
+// ones, listed in thread_messages, followed by its open tail, listed by
+// the thread record (files written before format 3 also list the tail in
+// thread_messages; a tail id already listed there is skipped).
 func Neighbours(tx *bolt.Tx, thread string, id uint64) (prev, next uint64) {
 	prefix := append([]byte(thread), 0)
+	inThread := func(k []byte) bool { return bytes.HasPrefix(k, prefix) && len(k) == len(prefix)+8 }
+	tail := func() []uint64 {
+		th, ok, err := GetThread(tx, thread)
+		if err != nil || !ok {
+			return nil // unreadable: only the sealed messages count
+		}
+		return th.OpenTail
+	}
 	c := tx.Bucket(kv.BucketThreadMsgs).Cursor()
-	k, _ := c.Seek(threadMsgKey(thread, id))
-	if k == nil || !bytes.Equal(k, threadMsgKey(thread, id)) {
+	key := threadMsgKey(thread, id)
+	k, _ := c.Seek(key)
+	if k != nil && bytes.Equal(k, key) {
+		if nk, _ := c.Next(); nk != nil && inThread(nk) {
+			next = kv.ID(nk[len(prefix):])
+			c.Prev()
+		} else {
+			for _, t := range tail() {
+				if t > id {
+					next = t
+					break
+				}
+			}
+			if nk == nil {
+				c.Last()
+			} else {
+				c.Prev()
+			}
+		}
+		if pk, _ := c.Prev(); pk != nil && inThread(pk) {
+			prev = kv.ID(pk[len(prefix):])
+		}
+		return prev, next
+	}
+	open := tail()
+	i := slices.Index(open, id)
+	if i < 0 {
 		return 0, 0
 	}
-	if pk, _ := c.Prev(); pk != nil && bytes.HasPrefix(pk, prefix) && len(pk) == len(prefix)+8 {
-		prev = kv.ID(pk[len(prefix):])
-		c.Next()
-	} else if pk == nil {
-		c.First()
-	} else {
-		c.Next()
+	if i+1 < len(open) {
+		next = open[i+1]
 	}
-	if nk, _ := c.Next(); nk != nil && bytes.HasPrefix(nk, prefix) && len(nk) == len(prefix)+8 {
-		next = kv.ID(nk[len(prefix):])
+	if i > 0 {
+		return open[i-1], next
+	}
+	// The tail's first message follows the thread's last sealed one: the
+	// last key before id's, k being the first after it (or none).
+	var pk []byte
+	if k == nil {
+		pk, _ = c.Last()
+	} else {
+		pk, _ = c.Prev()
+	}
+	if pk != nil && inThread(pk) {
+		prev = kv.ID(pk[len(prefix):])
 	}
 	return prev, next
-}
-
-// ThreadMessageIDs calls fn for each message id of thread in order.
-func ThreadMessageIDs(tx *bolt.Tx, thread string, fn func(id uint64) error) error {
-	prefix := append([]byte(thread), 0)
-	c := tx.Bucket(kv.BucketThreadMsgs).Cursor()
-	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
-		if len(k) != len(prefix)+8 {
-			continue
-		}
-		if err := fn(kv.ID(k[len(prefix):])); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // ThreadBlocks returns the blocks of thread in Seq order, without L3 and L4

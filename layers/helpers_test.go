@@ -60,7 +60,7 @@ func appendTurns(t testing.TB, db *kv.DB, thread, scope string, from, to, blockT
 	var out []layers.TurnResult
 	for k := from; k <= to; k++ {
 		require.NoError(t, db.Update(func(tx *bolt.Tx) error {
-			res, err := layers.AppendTurn(tx, thread, scope, turnMsgs(k), blockTurns, sealNow)
+			res, err := layers.AppendTurn(tx, thread, scope, "", turnMsgs(k), blockTurns, sealNow)
 			out = append(out, res)
 			return err
 		}))
@@ -74,7 +74,7 @@ func appendTurnsOneTx(t testing.TB, db *kv.DB, thread, scope string, from, to, b
 	t.Helper()
 	require.NoError(t, db.Update(func(tx *bolt.Tx) error {
 		for k := from; k <= to; k++ {
-			if _, err := layers.AppendTurn(tx, thread, scope, turnMsgs(k), blockTurns, sealNow); err != nil {
+			if _, err := layers.AppendTurn(tx, thread, scope, "", turnMsgs(k), blockTurns, sealNow); err != nil {
 				return err
 			}
 		}

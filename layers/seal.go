@@ -18,15 +18,20 @@ type TurnResult struct {
 	// SealedBlockID is the block this turn completed, or 0 if the turn is in
 	// the open tail.
 	SealedBlockID uint64
+	// Flushed lists the receipt ids the seal moved from the thread record
+	// into the receipts bucket (this turn's among them).
+	Flushed []string
 }
 
 // AppendTurn stores msgs (already validated: roles, UTF-8, sizes) as the
 // next turn of thread inside tx, creating the thread with scope if needed,
 // and seals the open tail into a pending block when it reaches blockTurns
 // complete turns. It assigns message ids and fills msgs[i].ID, Thread, Turn
-// and SHA256. Nothing is written if it returns an error (the caller's
-// transaction rolls back).
-func AppendTurn(tx *bolt.Tx, thread, scope string, msgs []Message, blockTurns int, now time.Time) (TurnResult, error) {
+// and SHA256. A non-empty receipt is recorded for the turn: pending in the
+// thread record while the turn is in the open tail, in the receipts bucket
+// once it is sealed (the caller has checked that it is new). Nothing is
+// written if it returns an error (the caller's transaction rolls back).
+func AppendTurn(tx *bolt.Tx, thread, scope, receipt string, msgs []Message, blockTurns int, now time.Time) (TurnResult, error) {
 	th, ok, err := GetThread(tx, thread)
 	if err != nil {
 		return TurnResult{}, err
@@ -40,8 +45,6 @@ func AppendTurn(tx *bolt.Tx, thread, scope string, msgs []Message, blockTurns in
 	res := TurnResult{Thread: thread, Turn: th.Turns, MessageIDs: make([]uint64, len(msgs))}
 	mb := tx.Bucket(kv.BucketMessages)
 	mb.FillPercent = 0.9 // append-only: keys only grow
-	tm := tx.Bucket(kv.BucketThreadMsgs)
-	tm.FillPercent = 0.9 // a thread's keys only grow
 	for i := range msgs {
 		id, err := kv.NextID(mb)
 		if err != nil {
@@ -53,16 +56,19 @@ func AppendTurn(tx *bolt.Tx, thread, scope string, msgs []Message, blockTurns in
 			return TurnResult{}, err
 		}
 		res.MessageIDs[i] = id
-		if err := tm.Put(threadMsgKey(thread, id), nil); err != nil {
-			return TurnResult{}, err
-		}
 		th.OpenTail = append(th.OpenTail, id)
 		if m.At.After(th.LastAt) {
 			th.LastAt = m.At.UTC()
 		}
 	}
+	if receipt != "" {
+		th.Receipts = append(th.Receipts, PendingReceipt{ID: receipt, Turn: th.Turns, MessageIDs: res.MessageIDs})
+	}
 	th.OpenTurns++
 	if th.OpenTurns >= blockTurns {
+		for _, p := range th.Receipts {
+			res.Flushed = append(res.Flushed, p.ID)
+		}
 		b, err := Seal(tx, &th, now)
 		if err != nil {
 			return TurnResult{}, err
@@ -75,8 +81,8 @@ func AppendTurn(tx *bolt.Tx, thread, scope string, msgs []Message, blockTurns in
 // Seal turns th's open tail into a pending block in tx: L5 (message ids and
 // their hash), the hash of the deterministic L4 and L3 (the returned block
 // holds their text; the record does not), the thread/message indexes, and
-// a derive job, all before any model call. It resets th's open tail; the
-// caller stores th.
+// a derive job, all before any model call. It moves th's pending receipts
+// into the receipts bucket and resets th's open tail; the caller stores th.
 func Seal(tx *bolt.Tx, th *Thread, now time.Time) (Block, error) {
 	if len(th.OpenTail) == 0 {
 		return Block{}, fmt.Errorf("layers: seal %q: empty open tail", th.Name)
@@ -109,12 +115,25 @@ func Seal(tx *bolt.Tx, th *Thread, now time.Time) (Block, error) {
 		return Block{}, err
 	}
 	mbk := tx.Bucket(kv.BucketMessageBlock)
+	// A thread's messages enter thread_messages when they are sealed, not
+	// when they are appended: the open tail is listed by the thread
+	// record, and writing its keys here, together and in order, keeps a
+	// durable Append from rewriting a thread_messages leaf and branch on
+	// every turn (ARCHITECTURE.md "Appends").
+	tm := tx.Bucket(kv.BucketThreadMsgs)
+	tm.FillPercent = 0.9 // a thread's keys only grow
 	for _, mid := range b.MessageIDs {
 		if err := mbk.Put(kv.Key(mid), kv.Key(id)); err != nil {
 			return Block{}, err
 		}
+		if err := tm.Put(threadMsgKey(th.Name, mid), nil); err != nil {
+			return Block{}, err
+		}
 	}
 	if _, err := wal.Enqueue(tx, wal.KindDerive, id, now); err != nil {
+		return Block{}, err
+	}
+	if err := flushReceipts(tx, th, id); err != nil {
 		return Block{}, err
 	}
 	th.OpenTail, th.OpenTurns = nil, 0

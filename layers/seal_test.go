@@ -24,7 +24,7 @@ func TestAppendTurnSealsEveryBlockTurns(t *testing.T) {
 	for k := 1; k <= 7; k++ {
 		msgs := turnMsgs(k)
 		require.NoError(t, db.Update(func(tx *bolt.Tx) error {
-			res, err := layers.AppendTurn(tx, "thread-1", "project:atlas", msgs, blockTurns, sealNow)
+			res, err := layers.AppendTurn(tx, "thread-1", "project:atlas", "", msgs, blockTurns, sealNow)
 			results = append(results, res)
 			return err
 		}))
@@ -166,7 +166,7 @@ func TestAppendTurnSealsEveryBlockTurns(t *testing.T) {
 		for _, scope := range []string{"global", "project:other", "session:abc"} {
 			var appendErr error
 			err := db.Update(func(tx *bolt.Tx) error {
-				_, appendErr = layers.AppendTurn(tx, "thread-1", scope, turnMsgs(8), blockTurns, sealNow)
+				_, appendErr = layers.AppendTurn(tx, "thread-1", scope, "", turnMsgs(8), blockTurns, sealNow)
 				return appendErr
 			})
 			assert.ErrorIs(t, appendErr, layers.ErrScope, scope)
@@ -175,13 +175,13 @@ func TestAppendTurnSealsEveryBlockTurns(t *testing.T) {
 		// A successful append followed by a mismatch in the same tx: the
 		// whole tx rolls back.
 		err := db.Update(func(tx *bolt.Tx) error {
-			if _, err := layers.AppendTurn(tx, "thread-1", "project:atlas", turnMsgs(8), blockTurns, sealNow); err != nil {
+			if _, err := layers.AppendTurn(tx, "thread-1", "project:atlas", "", turnMsgs(8), blockTurns, sealNow); err != nil {
 				return err
 			}
-			if _, err := layers.AppendTurn(tx, "thread-1", "project:atlas", turnMsgs(9), blockTurns, sealNow); err != nil {
+			if _, err := layers.AppendTurn(tx, "thread-1", "project:atlas", "", turnMsgs(9), blockTurns, sealNow); err != nil {
 				return err // seals block 3
 			}
-			if _, err := layers.AppendTurn(tx, "thread-1", "global", turnMsgs(10), blockTurns, sealNow); err != nil {
+			if _, err := layers.AppendTurn(tx, "thread-1", "global", "", turnMsgs(10), blockTurns, sealNow); err != nil {
 				return errors.Join(sentinel, err)
 			}
 			return nil
@@ -201,7 +201,7 @@ func TestAppendTurnSingleTurnBlocksAndMixedSizes(t *testing.T) {
 			for i := range msgs {
 				msgs[i] = mkMsg(layers.RoleUser, "", "m", base)
 			}
-			r, err := layers.AppendTurn(tx, "t", "global", msgs, 1, sealNow)
+			r, err := layers.AppendTurn(tx, "t", "global", "", msgs, 1, sealNow)
 			if err != nil {
 				return err
 			}
@@ -253,13 +253,13 @@ func TestThreadBlocksPrefixIsolation(t *testing.T) {
 	require.NoError(t, db.Update(func(tx *bolt.Tx) error {
 		for k := 1; k <= 3; k++ {
 			for _, name := range []string{"a", "ab", "a b", "b"} {
-				if _, err := layers.AppendTurn(tx, name, "global", turnMsgs(k), 1, sealNow); err != nil {
+				if _, err := layers.AppendTurn(tx, name, "global", "", turnMsgs(k), 1, sealNow); err != nil {
 					return err
 				}
 			}
 		}
 		// One more open turn in "a" so that it has a tail.
-		_, err := layers.AppendTurn(tx, "a", "global", turnMsgs(4), 2, sealNow)
+		_, err := layers.AppendTurn(tx, "a", "global", "", turnMsgs(4), 2, sealNow)
 		return err
 	}))
 	tests := []struct {
@@ -315,7 +315,7 @@ func TestThreadBlocksManySeqs(t *testing.T) {
 	require.NoError(t, db.Update(func(tx *bolt.Tx) error {
 		for k := 1; k <= 300; k++ {
 			msgs := []layers.Message{mkMsg(layers.RoleUser, "", "m", base)}
-			if _, err := layers.AppendTurn(tx, "long", "global", msgs, 1, sealNow); err != nil {
+			if _, err := layers.AppendTurn(tx, "long", "global", "", msgs, 1, sealNow); err != nil {
 				return err
 			}
 		}

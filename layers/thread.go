@@ -23,6 +23,11 @@ type Thread struct {
 	OpenTail  []uint64  `msgpack:"o"` // message ids of the open tail, in order
 	OpenTurns int       `msgpack:"ot"`
 	LastAt    time.Time `msgpack:"la"` // time of the newest message
+	// Receipts are the receipt ids of the open tail's turns. They move to
+	// the receipts bucket when the tail is sealed (see receipt.go): an
+	// Append then rewrites only the thread record it rewrites anyway,
+	// not a leaf of the receipts bucket.
+	Receipts []PendingReceipt `msgpack:"r,omitempty"`
 }
 
 // GetThread reads thread name; ok is false when it does not exist.
