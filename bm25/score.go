@@ -111,22 +111,34 @@ type Field struct {
 // len_f = 0) as 1.
 func BM25F(p Params, fields []Field, tfs []float64, lens []float64, avgLens []float64, idf float64) float64 {
 	n := min(len(fields), len(tfs), len(lens), len(avgLens))
-	k1, _ := p.clamped()
 	var pseudo float64
 	for f := range n {
-		w, tf := fields[f].Weight, tfs[f]
-		if !(tf > 0) || !(w > 0) {
-			continue
+		if tf := tfs[f]; tf > 0 && fields[f].Weight > 0 {
+			pseudo += FieldPart(fields[f], tf, lens[f], avgLens[f])
 		}
-		norm := lengthNorm(clampB(fields[f].B), lens[f], avgLens[f])
-		if !(norm > 0) {
-			norm = 1
-		}
-		pseudo += w * tf / norm
 	}
+	return p.Saturate(pseudo, idf)
+}
+
+// FieldPart is one field's term of BM25F's pseudo-frequency tf~:
+// Weight · tf / (1 - B + B · len / avg), for tf > 0 and Weight > 0. A
+// caller that memoises it and adds the parts of a document's fields in
+// field order, then calls Saturate, gets BM25F's very float.
+func FieldPart(f Field, tf, docLen, avgLen float64) float64 {
+	norm := lengthNorm(clampB(f.B), docLen, avgLen)
+	if !(norm > 0) {
+		norm = 1
+	}
+	return f.Weight * tf / norm
+}
+
+// Saturate is BM25F's last step: idf · tf~·(k1+1) / (tf~ + k1), 0 when
+// tf~ is not positive.
+func (p Params) Saturate(pseudo, idf float64) float64 {
 	if !(pseudo > 0) {
 		return 0
 	}
+	k1, _ := p.clamped()
 	return idf * (k1 + 1) / (1 + k1/pseudo)
 }
 

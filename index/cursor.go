@@ -218,10 +218,10 @@ func (s *search) termScore(qt *qterm, d uint32) float64 {
 		return s.scoreAt(qt, qt.c, qt.ci)
 	}
 	if m := qt.um.mask; m != nil {
-		// Only the fields the union says hold d.
-		clear(s.tfs)
-		clear(s.lens)
+		// Only the fields the union says hold d, their parts added in
+		// field order as bm25.BM25F adds them: the same float.
 		bits := m[qt.ci]
+		var pseudo float64
 		for k, f := range qt.um.fields {
 			if bits&(1<<k) == 0 {
 				continue
@@ -230,10 +230,12 @@ func (s *search) termScore(qt *qterm, d uint32) float64 {
 			i := seek(c.docs, qt.fpos[f], d)
 			qt.fpos[f] = i
 			if i < len(c.docs) && c.docs[i] == d {
-				s.tfs[f], s.lens[f] = float64(c.tfs[i]), float64(c.lens[i])
+				if tf := c.tfs[i]; tf > 0 && s.bfields[f].Weight > 0 {
+					pseudo += s.fieldPart(qt, k, int(f), tf, c.lens[i])
+				}
 			}
 		}
-		return bm25.BM25F(params, s.bfields, s.tfs, s.lens, s.avgs, qt.idf)
+		return params.Saturate(pseudo, qt.idf)
 	}
 	for f, c := range qt.fposts {
 		s.tfs[f], s.lens[f] = 0, 0
@@ -247,6 +249,21 @@ func (s *search) termScore(qt *qterm, d uint32) float64 {
 		}
 	}
 	return bm25.BM25F(params, s.bfields, s.tfs, s.lens, s.avgs, qt.idf)
+}
+
+// fieldPart is bm25.FieldPart of field f (the union's field k) at (tf,
+// l), memoised for small ones in qt.fmemo.
+func (s *search) fieldPart(qt *qterm, k, f int, tf uint16, l uint32) float64 {
+	if tf > 4 || l >= 1<<memoLenBits {
+		return bm25.FieldPart(s.bfields[f], float64(tf), float64(l), s.avgs[f])
+	}
+	i := (k*4+int(tf)-1)<<memoLenBits | int(l)
+	if v := qt.fmemo[i]; v != 0 {
+		return v
+	}
+	v := bm25.FieldPart(s.bfields[f], float64(tf), float64(l), s.avgs[f])
+	qt.fmemo[i] = v
+	return v
 }
 
 // scoreAt is the single-field term qt's score on posting i of c.

@@ -69,6 +69,11 @@ type qterm struct {
 	um     *unionMemo
 	best   []float64
 	maskUB []float64
+	// fmemo holds BM25F field parts (bm25.FieldPart) by the union's field
+	// index k, tf ≤ 4 and a length under 1<<memoLenBits, at
+	// (k*4+tf-1)<<memoLenBits | length (0: not yet computed), for the
+	// same reason as memo.
+	fmemo []float64
 	// scanTo's length limits per tf for its last rest and threshold.
 	scanRest, scanThreshold float64
 	scanLen                 [5]int64
@@ -272,7 +277,7 @@ func (s *search) release() {
 		old := &s.terms[i]
 		clear(old.fposts[:cap(old.fposts)])
 		s.terms[i] = qterm{
-			fposts: old.fposts[:0], fpos: old.fpos[:0], best: old.best[:0], maskUB: old.maskUB[:0],
+			fposts: old.fposts[:0], fpos: old.fpos[:0], best: old.best[:0], maskUB: old.maskUB[:0], fmemo: old.fmemo[:0],
 			scratch: chunk{docs: sc.docs[:0], tfs: sc.tfs[:0], lens: sc.lens[:0]},
 		}
 	}
@@ -330,7 +335,7 @@ func (ix *Index) plan(b *buckets, s *search, st *stats, terms []string, persiste
 			// allocates none per term once warm.
 			slot := &s.terms[:n+1][n]
 			qt.fposts, qt.fpos, qt.scratch = slot.fposts[:0], slot.fpos[:0], slot.scratch
-			qt.best, qt.maskUB = slot.best[:0], slot.maskUB[:0]
+			qt.best, qt.maskUB, qt.fmemo = slot.best[:0], slot.maskUB[:0], slot.fmemo[:0]
 		}
 		dfPending := w.df(t)
 		if !persisted && dfPending == 0 {
@@ -396,6 +401,9 @@ func (ix *Index) plan(b *buckets, s *search, st *stats, terms []string, persiste
 				for i := range qt.maskUB {
 					qt.maskUB[i] = -1
 				}
+				n := len(qt.um.fields) * 4 << memoLenBits
+				qt.fmemo = slices.Grow(qt.fmemo[:0], n)[:n]
+				clear(qt.fmemo)
 			}
 			qt.n = len(qt.union.docs)
 			qt.idf = bm25.IDF(int(st.Docs), qt.n+dfPending)
