@@ -220,22 +220,7 @@ func (s *search) termScore(qt *qterm, d uint32) float64 {
 	if m := qt.um.mask; m != nil {
 		// Only the fields the union says hold d, their parts added in
 		// field order as bm25.BM25F adds them: the same float.
-		bits := m[qt.ci]
-		var pseudo float64
-		for k, f := range qt.um.fields {
-			if bits&(1<<k) == 0 {
-				continue
-			}
-			c := qt.fposts[f]
-			i := seek(c.docs, qt.fpos[f], d)
-			qt.fpos[f] = i
-			if i < len(c.docs) && c.docs[i] == d {
-				if tf := c.tfs[i]; tf > 0 && s.bfields[f].Weight > 0 {
-					pseudo += s.fieldPart(qt, k, int(f), tf, c.lens[i])
-				}
-			}
-		}
-		return params.Saturate(pseudo, qt.idf)
+		return params.Saturate(s.pseudo(qt, m[qt.ci], d), qt.idf)
 	}
 	for f, c := range qt.fposts {
 		s.tfs[f], s.lens[f] = 0, 0
@@ -344,6 +329,71 @@ func (s *search) scanTo(qt *qterm, rest, threshold float64) {
 		}
 		s.enter(qt, qt.bi+1)
 	}
+}
+
+// scanUnion is scanTo for a multi-field term with field masks: it moves
+// qt's cursor to the next doc of its union whose BM25F, with rest added,
+// can reach threshold (ties pass). The saturation is monotone in the
+// pseudo-frequency tf~, so the test is tf~ against the least one that
+// passes, found by bisection once per rest and threshold; tf~ is summed
+// exactly as termScore sums it, so the docs that pass are those whose
+// score would.
+func (s *search) scanUnion(qt *qterm, rest, threshold float64) {
+	if qt.doc == endDoc {
+		return
+	}
+	if qt.scanRest != rest || qt.scanThreshold != threshold || !qt.scanReady {
+		qt.scanRest, qt.scanThreshold, qt.scanReady = rest, threshold, true
+		qt.scanPseudo = leastPassing(func(p float64) bool { return params.Saturate(p, qt.idf)*ubSlack+rest >= threshold })
+	}
+	least := qt.scanPseudo
+	docs, mask := qt.union.docs, qt.um.mask
+	for i := qt.ci; i < len(docs); i++ {
+		if s.pseudo(qt, mask[i], docs[i]) >= least {
+			qt.ci, qt.doc = i, docs[i]
+			return
+		}
+	}
+	s.enter(qt, qt.bi+1) // past the union
+}
+
+// pseudo is the BM25F pseudo-frequency of the multi-field term qt on doc d
+// of its union, from the fields bits names, in field order (termScore).
+func (s *search) pseudo(qt *qterm, bits uint8, d uint32) float64 {
+	var pseudo float64
+	for k, f := range qt.um.fields {
+		if bits&(1<<k) == 0 {
+			continue
+		}
+		c := qt.fposts[f]
+		i := seek(c.docs, qt.fpos[f], d)
+		qt.fpos[f] = i
+		if i < len(c.docs) && c.docs[i] == d {
+			if tf := c.tfs[i]; tf > 0 && s.bfields[f].Weight > 0 {
+				pseudo += s.fieldPart(qt, k, int(f), tf, c.lens[i])
+			}
+		}
+	}
+	return pseudo
+}
+
+// leastPassing returns the least non-negative float64 p for which passes
+// (monotone: false then true) holds, +Inf when none does. Non-negative
+// floats order as their bit patterns, so it bisects those.
+func leastPassing(passes func(float64) bool) float64 {
+	if !passes(math.MaxFloat64) {
+		return math.Inf(1)
+	}
+	lo, hi := uint64(0), math.Float64bits(math.MaxFloat64) // answer in [lo, hi]
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		if passes(math.Float64frombits(mid)) {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return math.Float64frombits(lo)
 }
 
 // fullScore sums every term's score on d in canonical order. Cursors not

@@ -139,14 +139,18 @@ func (s *search) maxScore() {
 	defer func() { s.req = req[:0] }()
 	for firstEssential < m && s.err == nil {
 		fe := max(firstEssential, floor)
-		if e := s.order[fe]; fe == m-1 && full && e.post != nil {
+		if e := s.order[fe]; fe == m-1 && full && (e.post != nil || e.um.mask != nil) {
 			// One essential term: only its postings that can win with
 			// every other term's bound added are candidates.
 			rest := 0.0
 			if fe > 0 {
 				rest = s.prefix[fe-1]
 			}
-			s.scanTo(e, rest, threshold)
+			if e.post != nil {
+				s.scanTo(e, rest, threshold)
+			} else {
+				s.scanUnion(e, rest, threshold)
+			}
 		}
 		// Next candidate: the smallest current doc among essential terms.
 		d := uint32(endDoc)

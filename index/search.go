@@ -74,8 +74,10 @@ type qterm struct {
 	// (k*4+tf-1)<<memoLenBits | length (0: not yet computed), for the
 	// same reason as memo.
 	fmemo []float64
-	// scanTo's length limits per tf for its last rest and threshold.
+	// scanTo's length limits per tf for its last rest and threshold
+	// (scanUnion's: the least pseudo-frequency that passes, scanPseudo).
 	scanRest, scanThreshold float64
+	scanPseudo              float64
 	scanLen                 [5]int64
 	scanReady               bool
 	// scratch holds the cursor's block, or what it read of it with rd
