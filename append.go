@@ -79,14 +79,17 @@ func (m *Memory) prepareTurn(t Turn) (turnReq, error) {
 // commit hands req to the commit loop and waits for its outcome.
 func (m *Memory) commit(ctx context.Context, req *appendReq) error {
 	m.fg.touch()
+	m.fg.begin()
 	select {
 	case m.commits <- req:
 	case <-ctx.Done():
+		m.fg.end()
 		return classify(ctx.Err())
 	}
 	// Once queued the turns are committed whatever ctx does: waiting keeps
 	// the answer truthful (a receipt makes a retry safe either way).
 	<-req.done
+	m.fg.end()
 	if req.err != nil {
 		return req.err
 	}
@@ -262,6 +265,9 @@ func (m *Memory) commitLoop() {
 // mergeLogged merges the raw index's buffer; a failure is logged and the
 // buffer kept (the next merge, or the next Open, indexes it).
 func (m *Memory) mergeLogged() {
+	// The next append waits for the merge: jobs yield to it as to one.
+	m.fg.begin()
+	defer m.fg.end()
 	if err := m.flushRaw(); err != nil {
 		m.opts.Logger.Error("raw index merge failed; documents stay buffered", "err", err)
 	}

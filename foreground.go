@@ -24,12 +24,23 @@ const (
 type foreground struct {
 	epoch time.Time
 	last  atomic.Int64 // nanoseconds since epoch
+	// waiting counts appends queued and not yet committed, and raw index
+	// merges under way: foreground writes a job's transaction delays.
+	waiting atomic.Int32
 }
 
 func newForeground() *foreground { return &foreground{epoch: time.Now()} }
 
 // touch notes an append queued or committed now.
 func (f *foreground) touch() { f.last.Store(int64(time.Since(f.epoch))) }
+
+// begin notes a foreground write waiting for, or holding, the writer;
+// end notes it done.
+func (f *foreground) begin() { f.waiting.Add(1) }
+func (f *foreground) end()   { f.waiting.Add(-1) }
+
+// busy reports whether a foreground write is waiting for the writer.
+func (f *foreground) busy() bool { return f.waiting.Load() > 0 }
 
 // yield blocks until no append has been seen for yieldQuiet, yieldMax has
 // passed, or ctx ends.

@@ -13,6 +13,7 @@ import (
 	"github.com/stratagate/stratagate/index"
 	"github.com/stratagate/stratagate/kv"
 	"github.com/stratagate/stratagate/layers"
+	"github.com/stratagate/stratagate/model"
 	"github.com/stratagate/stratagate/wal"
 )
 
@@ -83,6 +84,7 @@ func Open(path string, opts *Options) (*Memory, error) {
 	}
 	m.runner = wal.NewRunner(db, wal.RunnerOptions{
 		MaxAttempts: o.JobAttempts, Backoff: o.JobBackoff, Logger: o.Logger, Now: o.Clock, Yield: m.fg.yield,
+		Inline: model.IsInProcess(o.Model), Busy: m.fg.busy,
 	})
 	m.runner.Handle(wal.KindDerive, layers.DeriveHandler(db, o.Model, o.Clock))
 	m.runner.Handle(wal.KindExtract, events.ExtractHandler(db, o.Model, m.events, o.Logger, o.Clock))

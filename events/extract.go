@@ -28,11 +28,11 @@ const maxExisting = 40
 // extracted at most once: a re-run after a crash finds its record and
 // stores nothing new.
 func ExtractHandler(db *kv.DB, m model.Model, ix *index.Index, log *slog.Logger, now func() time.Time) wal.Handler {
-	return wal.Handler{Run: func(ctx context.Context, j wal.Job) (wal.Apply, error) {
+	return wal.Handler{RunIn: func(ctx context.Context, view wal.View, j wal.Job) (wal.Apply, error) {
 		var in model.ExtractInput
 		var src Source
 		done := false
-		err := db.View(func(tx *bolt.Tx) error {
+		err := view(func(tx *bolt.Tx) error {
 			if _, ok, err := BlockCards(tx, j.Target); err != nil || ok {
 				done = ok
 				return err
@@ -113,7 +113,7 @@ func ExtractHandler(db *kv.DB, m model.Model, ix *index.Index, log *slog.Logger,
 			_, err = wal.Enqueue(tx, wal.KindProject, src.Block.ID, now())
 			return err
 		}, nil
-	}}
+	}}.Through(db)
 }
 
 // extract asks m for the cards of in. A prompt beyond the model's context

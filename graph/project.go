@@ -53,11 +53,11 @@ func ProjectHandler(db *kv.DB, m model.Model, ix *index.Index, log *slog.Logger,
 // applying transaction), so that Revert can take it back.
 func JournaledProjectHandler(db *kv.DB, m model.Model, ix *index.Index, log *slog.Logger, now func() time.Time,
 	journal func(tx *bolt.Tx, block uint64) bool) wal.Handler {
-	return wal.Handler{Run: func(ctx context.Context, j wal.Job) (wal.Apply, error) {
+	return wal.Handler{RunIn: func(ctx context.Context, view wal.View, j wal.Job) (wal.Apply, error) {
 		var in model.ProjectInput
 		var b Batch
 		done := false
-		err := db.View(func(tx *bolt.Tx) error {
+		err := view(func(tx *bolt.Tx) error {
 			if Projected(tx, j.Target) {
 				done = true
 				return nil
@@ -119,7 +119,7 @@ func JournaledProjectHandler(db *kv.DB, m model.Model, ix *index.Index, log *slo
 			}
 			return tx.Bucket(kv.BucketGraphBatches).Put(kv.Key(j.Target), v)
 		}, nil
-	}}
+	}}.Through(db)
 }
 
 // Reindex replaces the index documents of nodes with their current state.

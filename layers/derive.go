@@ -39,10 +39,10 @@ func DeriveHandler(db *kv.DB, m model.Model, now func() time.Time) wal.Handler {
 		// A derive job reads only its own block and messages, and writes
 		// only its block: derive jobs may run concurrently, in batches.
 		Independent: true,
-		Run: func(ctx context.Context, j wal.Job) (wal.Apply, error) {
+		RunIn: func(ctx context.Context, view wal.View, j wal.Job) (wal.Apply, error) {
 			var b Block
 			var msgs []Message
-			err := db.View(func(tx *bolt.Tx) error {
+			err := view(func(tx *bolt.Tx) error {
 				var err error
 				if b, err = GetBlock(tx, j.Target); err != nil {
 					return err
@@ -105,7 +105,7 @@ func DeriveHandler(db *kv.DB, m model.Model, now func() time.Time) wal.Handler {
 			b.State, b.Err = StateFailed, cause
 			return putBlock(tx, &b)
 		},
-	}
+	}.Through(db)
 }
 
 // DeriveInput builds the model payload for block b.

@@ -58,6 +58,22 @@ type Model interface {
 	Complete(ctx context.Context, req Request) (string, error)
 }
 
+// InProcess is implemented by a model that answers in the calling process,
+// in bounded time, without I/O (the heuristic model). The job runner then
+// runs derivation jobs inside the transaction that stores their results,
+// many to a transaction, since a call holding the database's single writer
+// costs less than the commit it saves. A wrapper reports what the model it
+// wraps does.
+type InProcess interface {
+	InProcess() bool
+}
+
+// IsInProcess reports whether m declares itself InProcess.
+func IsInProcess(m Model) bool {
+	p, ok := m.(InProcess)
+	return ok && p.InProcess()
+}
+
 // Errors a model client returns, checked with errors.Is. Any other error
 // (a network failure, a 5xx after the client's own retries) is transient:
 // the job retries later.

@@ -13,14 +13,14 @@ import (
 // in memory until its transaction commits.
 const maxBatch = 8
 
-// batchable reports whether j may run in a batch: its kind is Independent
-// and it was never attempted. A job left running by a process that died
+// batchable reports whether j may run in a batch: its kind is Independent,
+// its jobs do not run inline, and it was never attempted. A job left running by a process that died
 // has an attempt counted, so after a crash the jobs of the batch it killed
 // run alone: the one that crashes the process again is the only one whose
 // attempts run out.
 func (r *Runner) batchable(j *Job) bool {
 	h, ok := r.handlers[j.Kind]
-	return ok && h.Independent && j.Attempts == 0 && j.State == StatePending
+	return ok && h.Independent && !(r.opts.Inline && h.RunIn != nil) && j.Attempts == 0 && j.State == StatePending
 }
 
 // gather returns the batch that starts with first: first and the jobs that

@@ -28,6 +28,11 @@ type Handler struct {
 	// returns the result as an Apply. It must honour ctx: when the Runner
 	// stops, ctx is cancelled and the job is released for the next Open.
 	Run func(ctx context.Context, j Job) (Apply, error)
+	// RunIn, if set, is Run reading through view instead of the
+	// handler's own read transactions. A Runner with Inline set calls it
+	// with a view of its write transaction (see runInline); Run must then
+	// be RunIn reading through the database.
+	RunIn func(ctx context.Context, view View, j Job) (Apply, error)
 	// OnFail, if set, runs inside the transaction that marks the job failed
 	// for good (e.g. to mark its block failed).
 	OnFail func(tx *bolt.Tx, j Job, cause string) error
@@ -62,7 +67,21 @@ type RunnerOptions struct {
 	// any Append that arrives meanwhile) and must return soon after ctx
 	// ends.
 	Yield func(ctx context.Context)
+	// Inline lets the Runner run the jobs of handlers with RunIn inside
+	// the write transaction that stores their results, many jobs to one
+	// transaction (see runInline). Set it only when every Run is fast and
+	// local (an in-process model): a job's model call then holds the
+	// database's single writer.
+	Inline bool
+	// Busy, if set, reports whether a foreground write is waiting for the
+	// writer. An inline transaction ends at the first job boundary where
+	// one is, so that the write waits for one job, not for many.
+	Busy func() bool
 }
+
+// View runs fn in a read transaction, or inside a transaction the caller
+// already holds.
+type View func(fn func(*bolt.Tx) error) error
 
 // Runner executes queued jobs one at a time in a background goroutine. It
 // is safe for concurrent use.
@@ -73,6 +92,9 @@ type Runner struct {
 	// testUpdate, set only by tests, replaces the write transactions of
 	// fail to inject commit failures (a full disk).
 	testUpdate func(db *kv.DB, fn func(*bolt.Tx) error) error
+	// noInline is the last job of an inline chain that rolled back: jobs
+	// up to it run one at a time (see runInline). Only the worker uses it.
+	noInline uint64
 
 	wake   chan struct{} // buffered(1): new work may exist
 	cancel context.CancelFunc
@@ -108,6 +130,9 @@ func NewRunner(db *kv.DB, o RunnerOptions) *Runner {
 	r.mu.changed = make(chan struct{})
 	return r
 }
+
+// Inline reports whether r runs jobs inline (RunnerOptions.Inline).
+func (r *Runner) Inline() bool { return r.opts.Inline }
 
 // Handle registers h for kind. Call before Start.
 func (r *Runner) Handle(kind Kind, h Handler) { r.handlers[kind] = h }
@@ -256,7 +281,9 @@ func (r *Runner) loop(ctx context.Context) {
 			claimed := false
 			for next != nil {
 				var ok bool
-				if batch := r.gather(next, claimed); len(batch) > 1 {
+				if r.inlinable(next) {
+					next, claimed, ok = r.runInline(ctx, *next, claimed)
+				} else if batch := r.gather(next, claimed); len(batch) > 1 {
 					next, claimed, ok = r.runBatch(ctx, batch)
 				} else {
 					next, claimed, ok = r.run(ctx, *next, claimed)
@@ -534,4 +561,12 @@ func safeRun(ctx context.Context, h Handler, j Job) (a Apply, err error) {
 		err = errors.New("handler returned no result")
 	}
 	return a, err
+}
+
+// Through returns h with Run set to RunIn reading through db's own read
+// transactions.
+func (h Handler) Through(db *kv.DB) Handler {
+	in := h.RunIn
+	h.Run = func(ctx context.Context, j Job) (Apply, error) { return in(ctx, db.View, j) }
+	return h
 }

@@ -24,6 +24,8 @@ type Model struct{}
 var (
 	_ model.Model = Model{}
 	_ model.Model = (*Model)(nil)
+
+	_ model.InProcess = Model{}
 )
 
 // New returns a heuristic model. It exists for symmetry with remote model
@@ -35,6 +37,9 @@ const Name = "heuristic"
 
 // Name returns "heuristic", the name recorded in logs and the meta bucket.
 func (Model) Name() string { return Name }
+
+// InProcess reports true: the rules run in the caller, without I/O.
+func (Model) InProcess() bool { return true }
 
 // Complete runs the rules for req.Task and returns their result as JSON
 // text, exactly as a remote model would, so the caller's strict decoding
