@@ -34,7 +34,8 @@ type summer struct {
 	targets  []uint64 // per Run
 }
 
-func (s *summer) handler(db *kv.DB) wal.Handler {
+// handler returns s's handler with RunIn only: Handle gives it Run.
+func (s *summer) handler() wal.Handler {
 	return wal.Handler{RunIn: func(_ context.Context, view wal.View, j wal.Job) (wal.Apply, error) {
 		var sum uint64
 		if err := view(func(tx *bolt.Tx) error {
@@ -87,7 +88,7 @@ func (s *summer) handler(db *kv.DB) wal.Handler {
 			_, err := wal.Enqueue(tx, kindTest, j.Target+1, t0)
 			return err
 		}, nil
-	}}.Through(db)
+	}}
 }
 
 // outputs returns bucketOut as a map.
@@ -108,7 +109,7 @@ func runSummer(t *testing.T, s *summer, o wal.RunnerOptions) (*kv.DB, map[string
 	t.Helper()
 	db := openDB(t)
 	enqueue(t, db, kindTest, 1)
-	r := startRunner(t, db, o, s.handler(db))
+	r := startRunner(t, db, o, s.handler())
 	waitIdle(t, r)
 	return db, outputs(t, db)
 }
@@ -227,7 +228,7 @@ func TestRunnerInlineRecoveredJobsRunAlone(t *testing.T) {
 		j := enqueue(t, db, kindTest, uint64(i+1))
 		update(t, db, func(tx *bolt.Tx) error { _, err := wal.Claim(tx, j.ID, t0); return err })
 	}
-	r := startRunner(t, db, wal.RunnerOptions{Inline: true}, s.handler(db))
+	r := startRunner(t, db, wal.RunnerOptions{Inline: true}, s.handler())
 	waitIdle(t, r)
 	assert.Equal(t, wantSums(3), outputs(t, db))
 	s.mu.Lock()

@@ -30,8 +30,9 @@ type Handler struct {
 	Run func(ctx context.Context, j Job) (Apply, error)
 	// RunIn, if set, is Run reading through view instead of the
 	// handler's own read transactions. A Runner with Inline set calls it
-	// with a view of its write transaction (see runInline); Run must then
-	// be RunIn reading through the database.
+	// with a view of its write transaction (see runInline); Run, if set,
+	// must be RunIn reading through the database (Through; Handle sets
+	// it when it is nil).
 	RunIn func(ctx context.Context, view View, j Job) (Apply, error)
 	// OnFail, if set, runs inside the transaction that marks the job failed
 	// for good (e.g. to mark its block failed).
@@ -134,8 +135,14 @@ func NewRunner(db *kv.DB, o RunnerOptions) *Runner {
 // Inline reports whether r runs jobs inline (RunnerOptions.Inline).
 func (r *Runner) Inline() bool { return r.opts.Inline }
 
-// Handle registers h for kind. Call before Start.
-func (r *Runner) Handle(kind Kind, h Handler) { r.handlers[kind] = h }
+// Handle registers h for kind. Call before Start. A handler with RunIn
+// and no Run gets Run reading through r's database (see Through).
+func (r *Runner) Handle(kind Kind, h Handler) {
+	if h.Run == nil && h.RunIn != nil {
+		h = h.Through(r.db)
+	}
+	r.handlers[kind] = h
+}
 
 // Start recovers jobs left running by a dead process and starts the worker.
 func (r *Runner) Start() error {
