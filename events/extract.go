@@ -98,8 +98,9 @@ func ExtractHandler(db *kv.DB, m model.Model, ix *index.Index, log *slog.Logger,
 				docs = append(docs, Doc(c))
 				ids = append(ids, c.ID)
 			}
-			// One write per term for the block's cards, not one per card.
-			if _, err := ix.AddBatch(tx, docs); err != nil {
+			// One write per term for the block's cards, not one per card;
+			// in an inline chain, one per term for all its blocks' cards.
+			if err := addDocs(tx, ix, docs); err != nil {
 				return err
 			}
 			v, err := kv.Encode(cardVersion, ids)
@@ -114,6 +115,31 @@ func ExtractHandler(db *kv.DB, m model.Model, ix *index.Index, log *slog.Logger,
 			return err
 		}, nil
 	}}.Through(db)
+}
+
+// addDocs adds docs to ix, or leaves them to the end of tx's inline chain
+// (wal.Deferred). No job reads the event index (loadSource reads cards
+// from their buckets), and one AddBatch of the chain's documents in
+// order stores what one AddBatch per job would.
+func addDocs(tx *bolt.Tx, ix *index.Index, docs []index.Doc) error {
+	if p, ok := wal.Deferred(tx, ix, func() wal.Flusher { return &pendingDocs{ix: ix} }).(*pendingDocs); ok {
+		p.docs = append(p.docs, docs...)
+		return nil
+	}
+	_, err := ix.AddBatch(tx, docs)
+	return err
+}
+
+// pendingDocs are the card documents of an inline chain's extractions.
+type pendingDocs struct {
+	ix   *index.Index
+	docs []index.Doc
+}
+
+// Flush adds the chain's documents in one batch.
+func (p *pendingDocs) Flush(tx *bolt.Tx) error {
+	_, err := p.ix.AddBatch(tx, p.docs)
+	return err
 }
 
 // extract asks m for the cards of in. A prompt beyond the model's context

@@ -106,7 +106,7 @@ func JournaledProjectHandler(db *kv.DB, m model.Model, ix *index.Index, log *slo
 			if err != nil {
 				return err
 			}
-			if err := Reindex(tx, ix, res.Touched); err != nil {
+			if err := reindexLater(tx, ix, res.Touched); err != nil {
 				return err
 			}
 			p := projected{Accepted: res.Accepted, Rejected: res.Rejected, Events: ids}
@@ -135,6 +135,36 @@ func Reindex(tx *bolt.Tx, ix *index.Index, nodes []uint64) error {
 	}
 	return nil
 }
+
+// reindexLater reindexes nodes, or, in an inline chain (wal.Deferred),
+// notes them and reindexes every node the chain touched once, from its
+// state at the chain's end, when the chain is done. No job reads the
+// graph index (projection resolves names through graph.names), and a
+// node's document is a function of its current state, so the last of
+// the chain's Replaces is the only one that would remain.
+func reindexLater(tx *bolt.Tx, ix *index.Index, nodes []uint64) error {
+	if p, ok := wal.Deferred(tx, ix, func() wal.Flusher { return &pendingNodes{ix: ix, seen: map[uint64]bool{}} }).(*pendingNodes); ok {
+		for _, id := range nodes {
+			if !p.seen[id] {
+				p.seen[id] = true
+				p.ids = append(p.ids, id)
+			}
+		}
+		return nil
+	}
+	return Reindex(tx, ix, nodes)
+}
+
+// pendingNodes are the nodes an inline chain's projections touched, in
+// the order first touched.
+type pendingNodes struct {
+	ix   *index.Index
+	ids  []uint64
+	seen map[uint64]bool
+}
+
+// Flush reindexes the chain's nodes.
+func (p *pendingNodes) Flush(tx *bolt.Tx) error { return Reindex(tx, p.ix, p.ids) }
 
 // loadBatch reads the events extracted from block and the nodes they name.
 func loadBatch(tx *bolt.Tx, block uint64, in *model.ProjectInput) (Batch, error) {

@@ -30,6 +30,8 @@ const maxInline = 128
 // ends the chain, the jobs before it commit and the failed one is settled
 // as in run; an Apply error or a failed commit rolls the whole chain back,
 // and its jobs run one at a time (noInline) up to the one that failed.
+// Writes the chain's Apply calls deferred (Deferred) are flushed before it
+// commits; a Flush error counts as an Apply error.
 //
 // Crashes: a chain's first job is claimed, and its attempt counted, in a
 // transaction committed before the chain runs (the one before it, or its
@@ -85,45 +87,47 @@ func (r *Runner) runInline(ctx context.Context, first Job, claimed bool) (next *
 		n         int
 	)
 	err := r.update(func(tx *bolt.Tx) error {
-		next, nextClaimed, failErr, n = nil, false, nil, 0
-		view := func(fn func(*bolt.Tx) error) error { return fn(tx) }
-		j := first
-		for {
-			last = j.ID
-			h := r.handlers[j.Kind]
-			mt := &model.Meter{}
-			apply, err := safeRunIn(model.WithMeter(ctx, mt), h, view, j)
-			if err != nil {
-				failed, failErr, failMeter = j, err, mt
-				return nil
+		return inChain(tx, func(tx *bolt.Tx) error {
+			next, nextClaimed, failErr, n = nil, false, nil, 0
+			view := func(fn func(*bolt.Tx) error) error { return fn(tx) }
+			j := first
+			for {
+				last = j.ID
+				h := r.handlers[j.Kind]
+				mt := &model.Meter{}
+				apply, err := safeRunIn(model.WithMeter(ctx, mt), h, view, j)
+				if err != nil {
+					failed, failErr, failMeter = j, err, mt
+					return nil
+				}
+				if err := safeApply(apply, tx); err != nil {
+					return fmt.Errorf("%w: job %d: %w", errInlineApply, j.ID, err)
+				}
+				if _, err := Done(tx, j.ID, r.opts.Now()); err != nil {
+					return err
+				}
+				if err := Charge(tx, j.ID, mt.Usage(), mt.Prompt()); err != nil {
+					return err
+				}
+				n++
+				if n >= maxInline || ctx.Err() != nil || (r.opts.Busy != nil && r.opts.Busy()) {
+					break
+				}
+				nj, _, err := pickTx(tx, time.Now())
+				if err != nil || nj == nil {
+					return nil // the loop scans the queue afresh
+				}
+				if !r.inlinable(nj) {
+					break
+				}
+				last = nj.ID
+				if j, err = Claim(tx, nj.ID, r.opts.Now()); err != nil {
+					return err
+				}
 			}
-			if err := safeApply(apply, tx); err != nil {
-				return fmt.Errorf("%w: job %d: %w", errInlineApply, j.ID, err)
-			}
-			if _, err := Done(tx, j.ID, r.opts.Now()); err != nil {
-				return err
-			}
-			if err := Charge(tx, j.ID, mt.Usage(), mt.Prompt()); err != nil {
-				return err
-			}
-			n++
-			if n >= maxInline || ctx.Err() != nil || (r.opts.Busy != nil && r.opts.Busy()) {
-				break
-			}
-			nj, _, err := pickTx(tx, time.Now())
-			if err != nil || nj == nil {
-				return nil // the loop scans the queue afresh
-			}
-			if !r.inlinable(nj) {
-				break
-			}
-			last = nj.ID
-			if j, err = Claim(tx, nj.ID, r.opts.Now()); err != nil {
-				return err
-			}
-		}
-		next, nextClaimed = r.claimNext(ctx, tx)
-		return nil
+			next, nextClaimed = r.claimNext(ctx, tx)
+			return nil
+		})
 	})
 	if err != nil {
 		// Nothing of the chain is stored; first is still claimed.
