@@ -147,7 +147,7 @@ func (p *pendingDocs) Flush(tx *bolt.Tx) error {
 // the earlier cards; trimmed is then true): the block alone still yields
 // cards, only without links to earlier ones.
 func extract(ctx context.Context, m model.Model, in *model.ExtractInput) (raw string, trimmed bool, err error) {
-	req, err := model.NewRequest(model.TaskExtractEvents, in)
+	req, err := model.NewRequestFor(m, model.TaskExtractEvents, in)
 	if err != nil {
 		return "", false, wal.Permanent(err)
 	}
@@ -156,7 +156,7 @@ func extract(ctx context.Context, m model.Model, in *model.ExtractInput) (raw st
 		return raw, false, err
 	}
 	in.Before, in.After, in.Existing = nil, nil, nil
-	if req, err = model.NewRequest(model.TaskExtractEvents, in); err != nil {
+	if req, err = model.NewRequestFor(m, model.TaskExtractEvents, in); err != nil {
 		return "", true, wal.Permanent(err)
 	}
 	raw, err = model.Call(ctx, m, req)

@@ -49,7 +49,7 @@ func (d modelDecider) Decide(ctx context.Context, c *Candidate, existing []Exist
 		return Decision{}, fmt.Errorf("%w: no model", ErrModelCall)
 	}
 	existing = offered(existing)
-	req, err := model.NewRequest(model.TaskImportDecide, decideInput(c, existing))
+	req, err := model.NewRequestFor(d.m, model.TaskImportDecide, decideInput(c, existing))
 	if err != nil {
 		return Decision{}, fmt.Errorf("%w: %w", ErrModelCall, err)
 	}

@@ -123,7 +123,7 @@ func checkAnswer(out *model.AnswerOutput, evidence []Item) error {
 // ask sends task's request for in, decodes the reply strictly into out and
 // runs check on it, asking again once when code rejects the reply.
 func ask(ctx context.Context, m model.Model, task model.Task, in, out any, check func() error) error {
-	req, err := model.NewRequest(task, in)
+	req, err := model.NewRequestFor(m, task, in)
 	if err != nil {
 		return err
 	}

@@ -77,7 +77,7 @@ func JournaledProjectHandler(db *kv.DB, m model.Model, ix *index.Index, log *slo
 		}
 		var out model.ProjectOutput
 		if len(in.Events) > 0 {
-			req, err := model.NewRequest(model.TaskProjectGraph, &in)
+			req, err := model.NewRequestFor(m, model.TaskProjectGraph, &in)
 			if err != nil {
 				return nil, wal.Permanent(err)
 			}

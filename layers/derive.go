@@ -59,7 +59,7 @@ func DeriveHandler(db *kv.DB, m model.Model, now func() time.Time) wal.Handler {
 			if b.State == StateReady {
 				return func(*bolt.Tx) error { return nil }, nil // already derived: nothing to redo
 			}
-			req, err := model.NewRequest(model.TaskDeriveBlock, DeriveInput(b, msgs))
+			req, err := model.NewRequestFor(m, model.TaskDeriveBlock, DeriveInput(b, msgs))
 			if err != nil {
 				return nil, wal.Permanent(err)
 			}

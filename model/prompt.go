@@ -59,17 +59,32 @@ func Tasks() []Task {
 // redact marker, its schema and its id. Input is kept as is (secrets
 // included) for heuristic models, which run in the process; a remote
 // model only ever sees the rendered prompt.
-func NewRequest(task Task, input any) (Request, error) {
+func NewRequest(task Task, input any) (Request, error) { return newRequest(task, input, true) }
+
+// NewRequestFor is NewRequest for a call to m. An InProcess model reads
+// Input only, so its request carries no rendered prompt (Prompt is
+// empty): redacting and encoding the input was about a twentieth of a
+// bulk ingest's background work with the heuristic model, for text
+// nothing read. Every other model gets exactly NewRequest's request.
+func NewRequestFor(m Model, task Task, input any) (Request, error) {
+	return newRequest(task, input, !IsInProcess(m))
+}
+
+func newRequest(task Task, input any, render bool) (Request, error) {
 	p := prompts[task]
 	if p == nil {
 		return Request{}, fmt.Errorf("model: no prompt for task %q", task)
 	}
-	payload, err := json.Marshal(redactedInput(input))
-	if err != nil {
-		return Request{}, fmt.Errorf("model: encoding %s input: %w", task, err)
+	req := Request{
+		Task: task, System: p.System, Input: input, Schema: p.Schema,
+		PromptID: p.id, MaxTokens: p.MaxTokens,
 	}
-	return Request{
-		Task: task, System: p.System, Prompt: p.Lead + string(payload),
-		Input: input, Schema: p.Schema, PromptID: p.id, MaxTokens: p.MaxTokens,
-	}, nil
+	if render {
+		payload, err := json.Marshal(redactedInput(input))
+		if err != nil {
+			return Request{}, fmt.Errorf("model: encoding %s input: %w", task, err)
+		}
+		req.Prompt = p.Lead + string(payload)
+	}
+	return req, nil
 }

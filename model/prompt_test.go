@@ -1,6 +1,7 @@
 package model_test
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -141,6 +142,37 @@ func TestNewRequest(t *testing.T) {
 	assert.ErrorContains(t, err, "no prompt")
 	_, err = model.NewRequest(model.TaskAnswer, func() {})
 	assert.ErrorContains(t, err, "encoding answer input")
+}
+
+// inProcess and remote are models that do and do not declare themselves
+// in-process.
+type inProcess struct{ remote }
+
+func (inProcess) InProcess() bool { return true }
+
+type remote struct{}
+
+func (remote) Name() string                                            { return "remote" }
+func (remote) Complete(context.Context, model.Request) (string, error) { return "{}", nil }
+
+// A request for an in-process model is NewRequest's without the rendered
+// prompt; any other model gets NewRequest's request exactly.
+func TestNewRequestFor(t *testing.T) {
+	for task, in := range fixedInputs() {
+		want, err := model.NewRequest(task, in)
+		require.NoError(t, err)
+		got, err := model.NewRequestFor(remote{}, task, in)
+		require.NoError(t, err)
+		assert.Equal(t, want, got, "%s: a remote model's request", task)
+
+		got, err = model.NewRequestFor(inProcess{}, task, in)
+		require.NoError(t, err)
+		assert.Empty(t, got.Prompt, "%s: nothing rendered", task)
+		want.Prompt = ""
+		assert.Equal(t, want, got, "%s: everything else as NewRequest", task)
+	}
+	_, err := model.NewRequestFor(inProcess{}, "no_such_task", nil)
+	assert.ErrorContains(t, err, "no prompt")
 }
 
 func TestEnums(t *testing.T) {

@@ -15,7 +15,7 @@ import (
 
 var ingestCommand = &command{
 	name:     "ingest",
-	synopsis: "-turns N [-batch B] [-sync] [-writers W] [-seed S] [-out FILE] [-model SPEC]",
+	synopsis: "-turns N [-batch B] [-sync] [-writers W] [-index-buffer N] [-seed S] [-out FILE] [-model SPEC]",
 	summary:  "measure end-to-end ingest (Append + sealing + background derivation) into a fresh file",
 	define: func(fs *flag.FlagSet) func(context.Context, *common) (report, error) {
 		turns := fs.Int("turns", 10000, "number of turns (2 messages each)")
@@ -23,6 +23,7 @@ var ingestCommand = &command{
 		batch := fs.Int("batch", 1, "turns per AppendBatch call (1: one Append per turn)")
 		writers := fs.Int("writers", 1, "concurrent appenders; each owns a subset of the threads (turn order within a thread is kept)")
 		seed := fs.Uint64("seed", 1, "generator seed")
+		indexBuffer := fs.Int("index-buffer", 0, "Options.IndexBuffer: messages the raw index holds in memory before a merge (0: the default; negative: merge at every commit)")
 		out := fs.String("out", "", "keep the file at `FILE` (must not exist; default: a temporary file, removed)")
 		var mf modelFlags
 		mf.register(fs, false)
@@ -40,7 +41,7 @@ var ingestCommand = &command{
 			if err != nil {
 				return nil, err
 			}
-			return ingest(ctx, o, ingestConfig{turns: *turns, batch: *batch, fsync: *fsync, writers: *writers, seed: *seed, out: *out}, m)
+			return ingest(ctx, o, ingestConfig{turns: *turns, batch: *batch, fsync: *fsync, writers: *writers, indexBuffer: *indexBuffer, seed: *seed, out: *out}, m)
 		}
 	},
 }
@@ -48,6 +49,7 @@ var ingestCommand = &command{
 // ingestConfig is what sgbench ingest was asked to measure.
 type ingestConfig struct {
 	turns, batch, writers int
+	indexBuffer           int
 	fsync                 bool
 	seed                  uint64
 	out                   string
@@ -114,7 +116,7 @@ func ingest(ctx context.Context, o *common, c ingestConfig, mdl model.Model) (re
 		messages += len(t.Messages)
 	}
 
-	m, err := stratagate.Open(path, &stratagate.Options{NoSync: !fsync, Model: mdl})
+	m, err := stratagate.Open(path, &stratagate.Options{NoSync: !fsync, Model: mdl, IndexBuffer: c.indexBuffer})
 	if err != nil {
 		return nil, err
 	}
@@ -183,6 +185,11 @@ func ingest(ctx context.Context, o *common, c ingestConfig, mdl model.Model) (re
 	r.add("sync", "fsync per commit", fsync)
 	r.add("writers", "writers", writers)
 	r.add("batch", "turns per call", c.batch)
+	ib := c.indexBuffer
+	if ib == 0 {
+		ib = stratagate.DefaultIndexBuffer
+	}
+	r.add("index_buffer", "raw index buffer (messages; negative: none)", ib)
 	r.add("turns_per_s", "turns/s (incl. WaitIdle)", float64(turns)/total.Seconds())
 	call := "Append"
 	if c.batch > 1 {
