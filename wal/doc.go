@@ -19,6 +19,14 @@
 // pending. A clean shutdown (Runner.Stop) releases the running job without
 // counting the attempt.
 //
+// # Inline chains
+//
+// With an in-process model (RunnerOptions.Inline) the Runner runs a chain
+// of queued jobs in one write transaction, each RunIn reading through it,
+// which equals running them one by one (see inline.go). An Apply in a
+// chain may leave writes that no job reads back to the chain's end
+// (Deferred), where they are flushed once for the whole chain.
+//
 // # Buckets
 //
 // jobs holds every job ever written (done and failed ones stay for audit);
