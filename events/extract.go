@@ -220,18 +220,15 @@ func loadSource(tx *bolt.Tx, id uint64, in *model.ExtractInput) (Source, error) 
 				return false, err
 			}
 			for k := len(ids) - 1; k >= 0 && len(in.Existing) < maxExisting; k-- {
-				c, err := Get(tx, ids[k])
+				e, lc, err := getExisting(tx, ids[k])
 				if err != nil {
 					return false, err
 				}
-				if c.Lifecycle != LifecycleActive {
+				if lc != LifecycleActive {
 					continue
 				}
-				in.Existing = append(in.Existing, model.ExistingEvent{
-					ID: c.ID, Title: c.Title, Summary: c.Summary, EventType: string(c.EventType),
-					Participants: c.Participants, Entities: c.Entities, Quotes: c.Quotes,
-				})
-				src.Existing[c.ID] = true
+				in.Existing = append(in.Existing, e)
+				src.Existing[e.ID] = true
 			}
 			return len(in.Existing) < maxExisting, nil
 		})

@@ -8,6 +8,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/stratagate/stratagate/kv"
+	"github.com/stratagate/stratagate/model"
 )
 
 // ErrNotFound is returned for an unknown event id.
@@ -85,6 +86,37 @@ func getRecord(tx *bolt.Tx, id uint64) (cardRecord, error) {
 		return r, fmt.Errorf("event %d: %w", id, err)
 	}
 	return r, nil
+}
+
+// existingRecord is the part of cardRecord an extraction shows the model
+// of a thread's earlier cards: decoding only it (msgpack skips the other
+// fields without building them) halves the cost of the up to maxExisting
+// cards each extraction reads.
+type existingRecord struct {
+	ID           uint64   `msgpack:"i"`
+	Title        string   `msgpack:"ti"`
+	Summary      string   `msgpack:"su"`
+	Quotes       []string `msgpack:"q,omitempty"`
+	Type         string   `msgpack:"ty"`
+	Participants []string `msgpack:"p,omitempty"`
+	Entities     []string `msgpack:"en,omitempty"`
+	Lifecycle    string   `msgpack:"l"`
+}
+
+// getExisting reads what an extraction shows of card id, and its lifecycle.
+func getExisting(tx *bolt.Tx, id uint64) (model.ExistingEvent, Lifecycle, error) {
+	var r existingRecord
+	v := tx.Bucket(kv.BucketEvents).Get(kv.Key(id))
+	if v == nil {
+		return model.ExistingEvent{}, "", fmt.Errorf("event %d: %w", id, ErrNotFound)
+	}
+	if _, err := kv.Decode(v, &r, cardVersion); err != nil {
+		return model.ExistingEvent{}, "", fmt.Errorf("event %d: %w", id, err)
+	}
+	return model.ExistingEvent{
+		ID: r.ID, Title: r.Title, Summary: r.Summary, EventType: r.Type,
+		Participants: r.Participants, Entities: r.Entities, Quotes: r.Quotes,
+	}, Lifecycle(r.Lifecycle), nil
 }
 
 func putRecord(tx *bolt.Tx, r *cardRecord) error {
