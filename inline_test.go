@@ -47,27 +47,28 @@ func TestInlineChainsEqualOneJobPerTransaction(t *testing.T) {
 	for i, q := range f.Questions {
 		queries[i] = stratagate.Query{Text: q.Question, Scopes: scopes, Limit: 20}
 	}
-	cards := 0
-	for _, q := range queries {
-		want, err := alone.SearchEvents(ctx, q)
-		require.NoError(t, err)
-		got, err := chained.SearchEvents(ctx, q)
-		require.NoError(t, err)
-		assert.Equal(t, want, got, "events: %q", q.Text)
-		cards += len(got)
-	}
+	cards := sameHits(t, queries, alone, chained, (*stratagate.Memory).SearchEvents)
 	require.NotZero(t, cards, "the sample yields event cards")
 
 	require.NoError(t, chained.RebuildIndexes(ctx))
 	require.NoError(t, alone.RebuildIndexes(ctx))
-	nodes := 0
-	for _, q := range queries {
-		want, err := alone.SearchGraphNodes(ctx, q)
-		require.NoError(t, err)
-		got, err := chained.SearchGraphNodes(ctx, q)
-		require.NoError(t, err)
-		assert.Equal(t, want, got, "graph: %q", q.Text)
-		nodes += len(got)
-	}
+	nodes := sameHits(t, queries, alone, chained, (*stratagate.Memory).SearchGraphNodes)
 	require.NotZero(t, nodes, "the sample yields graph nodes")
+}
+
+// sameHits asserts that search answers every query the same on got as on
+// want, and returns how many hits got gave.
+func sameHits[H any](t *testing.T, queries []stratagate.Query, want, got *stratagate.Memory,
+	search func(*stratagate.Memory, context.Context, stratagate.Query) ([]H, error)) int {
+	t.Helper()
+	n := 0
+	for _, q := range queries {
+		w, err := search(want, context.Background(), q)
+		require.NoError(t, err)
+		g, err := search(got, context.Background(), q)
+		require.NoError(t, err)
+		assert.Equal(t, w, g, "%q", q.Text)
+		n += len(g)
+	}
+	return n
 }
