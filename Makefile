@@ -77,6 +77,7 @@ fuzz:
 	$(FUZZ)='^FuzzVerifyDamaged$$' ./cmd/sgdump/
 	@# message times: any instant and UTC offset is stored exactly or refused
 	$(FUZZ)='^FuzzMessageTime$$' ./layers/
+	$(FUZZ)='^FuzzDecodeSpan$$' ./layers/
 	@# time expressions
 	$(FUZZ)='^FuzzFind$$' ./events/temporal/
 	$(FUZZ)='^FuzzResolve$$' ./events/temporal/

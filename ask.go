@@ -326,7 +326,11 @@ func (r *retriever) expand(ctx context.Context, s gate.Step, b *gate.Batch) erro
 		return r.m.view(func(tx *bolt.Tx) error {
 			block := id
 			if kind == gate.KindMessage {
-				block = layers.MessageBlock(tx, id)
+				msg, err := layers.GetMessage(tx, id)
+				if err != nil {
+					return ignoreNotFound(err)
+				}
+				block = layers.MessageBlock(tx, msg.Thread, id)
 			}
 			if block == 0 {
 				return nil
@@ -447,7 +451,7 @@ func appendContext(tx *bolt.Tx, b *gate.Batch, id uint64, of string) error {
 	if msg.Role == layers.RoleTool || msg.ToolName != "" {
 		return nil
 	}
-	it := messageItem(&msg, layers.MessageBlock(tx, id), 0)
+	it := messageItem(&msg, layers.MessageBlock(tx, msg.Thread, id), 0)
 	it.Of = of
 	b.Items = append(b.Items, it)
 	return nil

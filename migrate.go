@@ -15,6 +15,10 @@ import (
 // renderer version and hash (see layers.RenderSum).
 const formatBlocksV2 uint32 = 2
 
+// formatSpans is the file format from which thread_spans replaces
+// message_block and thread_messages (see layers.Span).
+const formatSpans uint32 = 4
+
 // migrateBatch bounds the block records one migration transaction
 // rewrites: a large file is migrated in many small transactions, never
 // one that holds the whole blocks bucket dirty.
@@ -26,8 +30,12 @@ var migrateBatch = 512
 // file whose blocks are partly rewritten; readers accept both record
 // versions and the next writable Open finishes the job. Format 2 → 3
 // rewrites nothing (a format 2 file lists its open tails in both places,
-// which format 3 readers accept). A last transaction raises the format.
-// A read-only Open migrates nothing.
+// which format 3 readers accept). Format 3 → 4 builds thread_spans from
+// the blocks and deletes message_block and thread_messages, in the
+// transaction that raises the format (a few bytes per block: even a file
+// of a million messages writes a few MB), so a crash leaves either the
+// old layout or the new one. A read-only Open migrates nothing; kv.Open
+// refuses it for a file older than this build's format.
 func (m *Memory) migrate() error {
 	format, err := m.db.Format()
 	if err != nil {
@@ -45,8 +53,20 @@ func (m *Memory) migrate() error {
 		m.opts.Logger.Info("migrated block records to version 2", "rewritten", st.rewritten,
 			"undecodable", st.skipped, "transactions", st.txs)
 	}
-	if err := m.db.Update(func(tx *bolt.Tx) error { return kv.SetFormat(tx, kv.FormatVersion) }); err != nil {
+	var spans, skipped int
+	if err := m.db.Update(func(tx *bolt.Tx) error {
+		if format < formatSpans {
+			var err error
+			if spans, skipped, err = layers.MigrateSpans(tx); err != nil {
+				return fmt.Errorf("sg: migrate to thread_spans: %w", err)
+			}
+		}
+		return kv.SetFormat(tx, kv.FormatVersion)
+	}); err != nil {
 		return err
+	}
+	if format < formatSpans {
+		m.opts.Logger.Info("replaced message_block and thread_messages with thread_spans", "spans", spans, "blocks_skipped", skipped)
 	}
 	m.opts.Logger.Info("raised the file format", "from", format, "to", kv.FormatVersion)
 	return nil

@@ -27,11 +27,44 @@ type blockRecordV1 struct {
 	L4 string `msgpack:"l4"`
 }
 
+// toFormat3Layout rewrites thread_spans as the two maps format 3 and
+// before kept instead, message_block and thread_messages, inside tx.
+func toFormat3Layout(t *testing.T, tx *bolt.Tx) {
+	t.Helper()
+	mb, err := tx.CreateBucket(kv.BucketMessageBlock)
+	require.NoError(t, err)
+	tm, err := tx.CreateBucket(kv.BucketThreadMsgs)
+	require.NoError(t, err)
+	require.NoError(t, tx.Bucket(kv.BucketThreadSpans).ForEach(func(k, v []byte) error {
+		sp, err := layers.DecodeSpan(k, v)
+		require.NoError(t, err)
+		for _, id := range sp.MessageIDs {
+			require.NoError(t, mb.Put(kv.Key(id), kv.Key(sp.BlockID)))
+			require.NoError(t, tm.Put(append([]byte(sp.Thread+"\x00"), kv.Key(id)...), nil))
+		}
+		return nil
+	}))
+	require.NoError(t, tx.DeleteBucket(kv.BucketThreadSpans))
+}
+
+func setFormat(tx *bolt.Tx, format uint32) error {
+	var f [4]byte
+	binary.BigEndian.PutUint32(f[:], format)
+	return tx.Bucket(kv.BucketMeta).Put([]byte("format"), f[:])
+}
+
 // downgradeToV1 rewrites a file's block records as version 1, with the
 // renderings edit returns for each (fresh renderings unless edited), and
-// sets the file format back to 1: what a build before block record
-// version 2 wrote.
+// sets the file format back to 1, with the format 3 layout of the
+// message maps: what a build before block record version 2 wrote.
 func downgradeToV1(t *testing.T, src string, edit func(b *layers.Block)) string {
+	return v1Records(t, src, 1, edit)
+}
+
+// v1Records rewrites a file's block records as version 1 (see
+// downgradeToV1) and sets its format: 1, with the format 3 layout, or the
+// current one, where a version 1 record is damage Verify must describe.
+func v1Records(t *testing.T, src string, format uint32, edit func(b *layers.Block)) string {
 	t.Helper()
 	return damagedCopy(t, src, func(tx *bolt.Tx) error {
 		bb := tx.Bucket(kv.BucketBlocks)
@@ -53,9 +86,10 @@ func downgradeToV1(t *testing.T, src string, edit func(b *layers.Block)) string 
 			require.NoError(t, err)
 			require.NoError(t, bb.Put(kv.Key(b.ID), v))
 		}
-		var f [4]byte
-		binary.BigEndian.PutUint32(f[:], 1)
-		return tx.Bucket(kv.BucketMeta).Put([]byte("format"), f[:])
+		if format == 1 {
+			toFormat3Layout(t, tx)
+		}
+		return setFormat(tx, format)
 	})
 }
 
@@ -117,14 +151,10 @@ func TestMigrateBlockRecordsV1(t *testing.T) {
 	require.Equal(t, map[byte]int{1: len(want)}, versions)
 	require.Equal(t, uint32(1), format)
 
-	t.Run("read-only Open reads version 1 as is", func(t *testing.T) {
-		ro, err := stratagate.Open(path, &stratagate.Options{ReadOnly: true})
-		require.NoError(t, err)
-		assert.Equal(t, want, blockViews(t, ro))
-		rep, err := ro.Verify(ctx)
-		require.NoError(t, err)
-		assert.True(t, rep.OK, "%v", rep.Violations)
-		require.NoError(t, ro.Close())
+	t.Run("read-only Open refuses it and changes nothing", func(t *testing.T) {
+		_, err := stratagate.Open(path, &stratagate.Options{ReadOnly: true})
+		require.ErrorIs(t, err, stratagate.ErrVersionMismatch)
+		assert.ErrorContains(t, err, "open it read-write once to upgrade")
 		versions, format := recordVersions(t, path)
 		assert.Equal(t, map[byte]int{1: len(want)}, versions, "nothing rewritten")
 		assert.Equal(t, uint32(1), format)
@@ -157,12 +187,14 @@ func TestMigrateBlockRecordsV1(t *testing.T) {
 
 	t.Run("a damaged version 1 rendering still fails Verify after migration", func(t *testing.T) {
 		const blockID = 2
-		path := downgradeToV1(t, src, func(b *layers.Block) {
+		edit := func(b *layers.Block) {
 			if b.ID == blockID {
 				b.L4 = strings.Replace(b.L4, "Leo", "Lee", 1)
 			}
-		})
-		rep := verifyFile(t, path)
+		}
+		// Verify compares a version 1 record's stored text (here in a
+		// current file, where only damage can leave one).
+		rep := verifyFile(t, v1Records(t, src, kv.FormatVersion, edit))
 		assert.False(t, rep.OK)
 		v := findViolation(t, rep, "block.l4")
 		assert.Equal(t, uint64(blockID), v.ID)
@@ -171,6 +203,7 @@ func TestMigrateBlockRecordsV1(t *testing.T) {
 			assert.NotEqual(t, "block.l3", x.Check, "only L4 was changed")
 		}
 
+		path := downgradeToV1(t, src, edit)
 		mem, err := stratagate.Open(path, &stratagate.Options{NoSync: true})
 		require.NoError(t, err)
 		require.NoError(t, mem.Close())
@@ -186,6 +219,7 @@ func TestMigrateBlockRecordsV1(t *testing.T) {
 func downgradeToV2(t *testing.T, src string) string {
 	t.Helper()
 	return damagedCopy(t, src, func(tx *bolt.Tx) error {
+		toFormat3Layout(t, tx)
 		ths, err := layers.ListThreads(tx)
 		require.NoError(t, err)
 		for _, th := range ths {
@@ -200,9 +234,7 @@ func downgradeToV2(t *testing.T, src string) string {
 			th.Receipts = nil
 			require.NoError(t, layers.PutThread(tx, &th))
 		}
-		var f [4]byte
-		binary.BigEndian.PutUint32(f[:], 2)
-		return tx.Bucket(kv.BucketMeta).Put([]byte("format"), f[:])
+		return setFormat(tx, 2)
 	})
 }
 
@@ -267,4 +299,90 @@ func openTails(ths []stratagate.Thread) []uint64 {
 		ids = append(ids, th.OpenTail...)
 	}
 	return ids
+}
+
+// TestMigrateFormat3Spans: a format 3 file (message_block and
+// thread_messages, no thread_spans) is refused read-only; a writable Open
+// replaces the two maps with thread_spans in one transaction, after which
+// searches place every hit in the same block between the same neighbours,
+// and the file verifies.
+func TestMigrateFormat3Spans(t *testing.T) {
+	src := sampleFile(t)
+	queries := []string{"postgres migration", "deadline", "Leo", "staging database", "budget review"}
+	scopes := []string{"project:atlas", "global"}
+	hits := func(mem *stratagate.Memory) []stratagate.Hit {
+		var all []stratagate.Hit
+		for _, q := range queries {
+			h, err := mem.SearchRaw(ctx, stratagate.Query{Text: q, Scopes: scopes, Limit: 50})
+			require.NoError(t, err)
+			all = append(all, h...)
+		}
+		return all
+	}
+	cur, err := stratagate.Open(src, &stratagate.Options{ReadOnly: true})
+	require.NoError(t, err)
+	want := hits(cur)
+	require.NoError(t, cur.Close())
+	require.True(t, slices.ContainsFunc(want, func(h stratagate.Hit) bool { return h.BlockID != 0 }), "some hits are sealed")
+	// Every message's block and neighbours, open tails included.
+	places := func(path string) map[uint64][3]uint64 {
+		db, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
+		require.NoError(t, err)
+		defer db.Close()
+		out := map[uint64][3]uint64{}
+		require.NoError(t, db.View(func(tx *bolt.Tx) error {
+			return tx.Bucket(kv.BucketMessages).ForEach(func(k, v []byte) error {
+				m, err := layers.DecodeMessage(v)
+				require.NoError(t, err)
+				b, p, n := layers.Locate(tx, m.Thread, m.ID)
+				out[m.ID] = [3]uint64{b, p, n}
+				return nil
+			})
+		}))
+		return out
+	}
+	wantPlaces := places(src)
+	var tail, across int
+	for _, p := range wantPlaces {
+		if p[0] == 0 && p[1] != 0 {
+			tail++
+		}
+		if p[0] != 0 && p[2] != 0 && wantPlaces[p[2]][0] != p[0] {
+			across++ // the next message is in another block or the tail
+		}
+	}
+	require.NotZero(t, tail, "open tails with neighbours")
+	require.NotZero(t, across, "neighbours across a block boundary")
+
+	path := damagedCopy(t, src, func(tx *bolt.Tx) error {
+		toFormat3Layout(t, tx)
+		return setFormat(tx, 3)
+	})
+	_, err = stratagate.Open(path, &stratagate.Options{ReadOnly: true})
+	require.ErrorIs(t, err, stratagate.ErrVersionMismatch)
+
+	var logs bytes.Buffer
+	mem, err := stratagate.Open(path, &stratagate.Options{NoSync: true, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	require.NoError(t, err)
+	assert.Contains(t, logs.String(), "replaced message_block and thread_messages with thread_spans")
+	assert.Contains(t, logs.String(), "blocks_skipped=0")
+	assert.Equal(t, want, hits(mem))
+	rep, err := mem.Verify(ctx)
+	require.NoError(t, err)
+	assert.True(t, rep.OK, "%v", rep.Violations)
+	st, err := mem.Stats(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, st.Blocks, rep.Checked["thread_spans"], "one span per block")
+	require.NoError(t, mem.Close())
+	assert.Equal(t, wantPlaces, places(path))
+
+	db, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
+	require.NoError(t, err)
+	defer db.Close()
+	require.NoError(t, db.View(func(tx *bolt.Tx) error {
+		assert.Nil(t, tx.Bucket(kv.BucketMessageBlock))
+		assert.Nil(t, tx.Bucket(kv.BucketThreadMsgs))
+		assert.Equal(t, kv.FormatVersion, binary.BigEndian.Uint32(tx.Bucket(kv.BucketMeta).Get([]byte("format"))))
+		return nil
+	}))
 }

@@ -216,12 +216,12 @@ func (m *Memory) SearchRaw(ctx context.Context, q Query) ([]Hit, error) {
 			if msg.ID != r.ID {
 				return misfiled("message", r.ID, msg.ID)
 			}
+			block, prev, next := layers.Locate(tx, msg.Thread, msg.ID)
 			h := Hit{
-				MessageID: msg.ID, BlockID: layers.MessageBlock(tx, msg.ID), Thread: msg.Thread,
+				MessageID: msg.ID, BlockID: block, Thread: msg.Thread,
 				Speaker: msg.Speaker, Role: msg.Role, At: msg.At, Score: r.Score,
 				Snippet: snippet(msg.Content, match, snippetRunes),
 			}
-			prev, next := layers.Neighbours(tx, msg.Thread, msg.ID)
 			if h.Prev, err = neighbour(tx, prev); err != nil {
 				return err
 			}

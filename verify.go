@@ -44,7 +44,7 @@ type VerifyReport struct {
 // Violation is one broken invariant, naming the record it was found on.
 type Violation struct {
 	// Check names the invariant, "<record>.<property>": "message.hash",
-	// "block.l4", "message_block", "jobs.running", "index.raw", ...
+	// "block.l4", "thread_spans", "jobs.running", "index.raw", ...
 	Check string `json:"check"`
 	// Kind is ViolationError or ViolationWarning.
 	Kind string `json:"kind"`
@@ -75,15 +75,15 @@ func (v Violation) String() string {
 // violation it finds, each naming its record:
 //
 //   - every message record decodes, its stored SHA-256 equals a fresh
-//     Message.Hash (a changed content byte is caught), its thread exists and
-//     lists it in thread_messages, and it is either in exactly one block or
-//     in its thread's open tail;
+//     Message.Hash (a changed content byte is caught), its thread exists,
+//     and it is either in exactly one block or in its thread's open tail;
 //   - every block decodes; its L5Hash equals layers.L5Hash of its messages,
 //     fresh L3 and L4 renderings of its messages hash to its RenderHash
 //     (version 1 records: equal its stored text; a hash of another
 //     renderer version is a warning), its messages belong to its
-//     thread and to no other block, message_block agrees with its
-//     MessageIDs, its L2 facts cite only its messages, a ready block has a
+//     thread and to no other block, its one thread_spans entry lists its
+//     MessageIDs in order (a thread's spans in seq order, their id runs
+//     disjoint), its L2 facts cite only its messages, a ready block has a
 //     title, its L0–L2 pass the derive job's validation and equal their
 //     stored DerivedHash, and a pending block has a queued derive job;
 //   - thread_blocks entries point at existing blocks of that thread with the
@@ -193,7 +193,6 @@ type msgAudit struct {
 	thread string
 	turn   uint64
 	block  uint64 // the block listing it (first one, if several do)
-	listed bool   // has a thread_messages entry
 }
 
 type blockAudit struct {
@@ -201,6 +200,8 @@ type blockAudit struct {
 	seq    uint64
 	state  layers.State
 	msgs   map[uint64]bool
+	ids    []uint64 // its MessageIDs, in order
+	spans  int      // thread_spans entries naming it
 }
 
 // verifyPasses run in order inside one read transaction. Each audits one
@@ -209,9 +210,8 @@ type blockAudit struct {
 var verifyPasses = []func(*verifier) error{
 	(*verifier).threadsPass,
 	(*verifier).messagesPass,
-	(*verifier).threadMessagesPass,
 	(*verifier).blocksPass,
-	(*verifier).messageBlockPass,
+	(*verifier).threadSpansPass,
 	(*verifier).threadBlocksPass,
 	(*verifier).threadStatePass,
 	(*verifier).receiptsPass,
@@ -228,7 +228,7 @@ var verifyPasses = []func(*verifier) error{
 
 // verifyBuckets are the buckets the record passes read.
 var verifyBuckets = [][]byte{
-	kv.BucketThreads, kv.BucketMessages, kv.BucketThreadMsgs, kv.BucketBlocks, kv.BucketMessageBlock,
+	kv.BucketThreads, kv.BucketMessages, kv.BucketBlocks, kv.BucketThreadSpans,
 	kv.BucketThreadBlocks, kv.BucketReceipts, kv.BucketJobs, kv.BucketJobQueue,
 	kv.BucketEvents, kv.BucketBlockEvents, kv.BucketUse, kv.BucketUseReceipts, kv.BucketAssessments,
 	kv.BucketGraphNodes, kv.BucketGraphFacts, kv.BucketGraphEdges, kv.BucketGraphNames, kv.BucketGraphLinks,
@@ -340,8 +340,7 @@ func (v *verifier) forEach(name []byte, family string, fn func(k, val []byte) er
 	return nil
 }
 
-// splitThreadSeqKey splits a "thread 0x00 uint64" key (thread_blocks,
-// thread_messages). Thread names contain no control characters, so the
+// splitThreadSeqKey splits a "thread 0x00 uint64" key (thread_blocks). Thread names contain no control characters, so the
 // separator is unambiguous.
 func splitThreadSeqKey(k []byte) (thread string, n uint64, ok bool) {
 	if len(k) < 10 || k[len(k)-9] != 0 {
@@ -417,37 +416,6 @@ func (v *verifier) messagesPass() error {
 	})
 }
 
-func (v *verifier) threadMessagesPass() error {
-	err := v.forEach(kv.BucketThreadMsgs, "thread_messages", func(k, _ []byte) error {
-		thread, id, ok := splitThreadSeqKey(k)
-		if !ok {
-			v.fail("thread_messages", 0, string(k), "malformed thread_messages key %q", k)
-			return nil
-		}
-		ma := v.msgs[id]
-		switch {
-		case ma == nil:
-			v.fail("thread_messages", id, thread, "thread %q lists message %d, which is not stored", thread, id)
-		case ma.thread != thread:
-			v.fail("thread_messages", id, thread, "thread %q lists message %d of thread %q", thread, id, ma.thread)
-		default:
-			ma.listed = true
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	for _, id := range sortedMapKeys(v.msgs) {
-		// A message of an open tail is listed by its thread record until
-		// it is sealed (format 3; older files list it in both places).
-		if ma := v.msgs[id]; !ma.listed && v.threads[ma.thread] != nil && !v.threads[ma.thread].tail[id] {
-			v.fail("message.thread_messages", id, ma.thread, "message %d is not listed in thread_messages under thread %q", id, ma.thread)
-		}
-	}
-	return nil
-}
-
 func (v *verifier) blocksPass() error {
 	return v.forEach(kv.BucketBlocks, "blocks", func(k, val []byte) error {
 		id := kv.ID(k)
@@ -466,7 +434,7 @@ func (v *verifier) blocksPass() error {
 }
 
 func (v *verifier) checkBlock(id uint64, b *layers.Block) {
-	ba := &blockAudit{thread: b.Thread, seq: b.Seq, state: b.State, msgs: make(map[uint64]bool, len(b.MessageIDs))}
+	ba := &blockAudit{thread: b.Thread, seq: b.Seq, state: b.State, msgs: make(map[uint64]bool, len(b.MessageIDs)), ids: b.MessageIDs}
 	v.blocks[id] = ba
 	if b.ID != id {
 		v.fail("block.id", id, b.Thread, "block stored under %d says id %d", id, b.ID)
@@ -492,7 +460,6 @@ func (v *verifier) checkBlock(id uint64, b *layers.Block) {
 	}
 	msgs := make([]layers.Message, 0, len(b.MessageIDs))
 	complete := true // every message decoded: renderings and hash can be compared
-	mb := v.tx.Bucket(kv.BucketMessageBlock)
 	for _, mid := range b.MessageIDs {
 		if ba.msgs[mid] {
 			v.fail("block.messages", id, b.Thread, "block %d lists message %d twice", id, mid)
@@ -512,13 +479,6 @@ func (v *verifier) checkBlock(id uint64, b *layers.Block) {
 			v.fail("message.block", mid, ma.thread, "message %d is listed by blocks %d and %d", mid, ma.block, id)
 		} else {
 			ma.block = id
-		}
-		if got := kv.ID(mb.Get(kv.Key(mid))); got != id {
-			what := "has no message_block entry"
-			if got != 0 {
-				what = fmt.Sprintf("has message_block entry %d", got)
-			}
-			v.fail("message_block", mid, b.Thread, "message %d of block %d %s", mid, id, what)
 		}
 		msg, err := layers.GetMessage(v.tx, mid)
 		if err != nil {
@@ -608,23 +568,54 @@ func describeDiff(stored, fresh string) string {
 	return fmt.Sprintf("at byte %d (line %d): stored %s, fresh %s", i, line, excerpt(stored), excerpt(fresh))
 }
 
-func (v *verifier) messageBlockPass() error {
-	return v.forEach(kv.BucketMessageBlock, "message_block", func(k, val []byte) error {
-		mid, bid := kv.ID(k), kv.ID(val)
-		ma := v.msgs[mid]
-		ba := v.blocks[bid]
-		switch {
-		case mid == 0 || bid == 0:
-			v.fail("message_block", mid, fmt.Sprintf("%x", k), "malformed message_block entry %x → %x", k, val)
-		case ma == nil:
-			v.fail("message_block", mid, "", "message_block names message %d, which is not stored", mid)
-		case ba == nil:
-			v.fail("message_block", mid, ma.thread, "message_block puts message %d in block %d, which does not exist", mid, bid)
-		case !ba.msgs[mid]:
-			v.fail("message_block", mid, ma.thread, "message_block puts message %d in block %d, which does not list it", mid, bid)
+// threadSpansPass checks thread_spans: each entry decodes and lists, in
+// order, exactly the messages of the block it names, of its own thread;
+// a thread's spans follow its blocks' seq order with growing, disjoint id
+// runs (what one Seek relies on); and every block has one span.
+func (v *verifier) threadSpansPass() error {
+	var (
+		thread  string
+		lastID  uint64
+		lastSeq uint64
+	)
+	err := v.forEach(kv.BucketThreadSpans, "thread_spans", func(k, val []byte) error {
+		sp, err := layers.DecodeSpan(k, val)
+		if err != nil {
+			v.fail("thread_spans", 0, string(k), "%v", err)
+			return nil
 		}
+		if sp.Thread != thread {
+			thread, lastID, lastSeq = sp.Thread, 0, 0
+		}
+		ba := v.blocks[sp.BlockID]
+		switch {
+		case ba == nil:
+			v.fail("thread_spans", sp.BlockID, sp.Thread, "thread %q has a span of block %d, which does not exist", sp.Thread, sp.BlockID)
+			return nil
+		case ba.thread != sp.Thread:
+			v.fail("thread_spans", sp.BlockID, sp.Thread, "thread %q has a span of block %d of thread %q", sp.Thread, sp.BlockID, ba.thread)
+		case !slices.Equal(ba.ids, sp.MessageIDs):
+			v.fail("thread_spans", sp.BlockID, sp.Thread, "the span of block %d lists messages %v; the block lists %v", sp.BlockID, sp.MessageIDs, ba.ids)
+		case sp.MessageIDs[0] <= lastID || ba.seq <= lastSeq:
+			v.fail("thread_spans", sp.BlockID, sp.Thread, "the span of block %d (seq %d, messages from %d) is not after its thread's previous span (seq %d, messages to %d)",
+				sp.BlockID, ba.seq, sp.MessageIDs[0], lastSeq, lastID)
+		}
+		ba.spans++
+		if ba.spans > 1 {
+			v.fail("thread_spans", sp.BlockID, sp.Thread, "block %d has %d spans", sp.BlockID, ba.spans)
+		}
+		lastID, lastSeq = sp.MessageIDs[len(sp.MessageIDs)-1], ba.seq
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	for _, id := range sortedMapKeys(v.blocks) {
+		if ba := v.blocks[id]; ba.spans == 0 {
+			v.fail("thread_spans", id, ba.thread, "block %d of thread %q has no thread_spans entry: its messages have no neighbours or block for search", id, ba.thread)
+		}
+	}
+	return nil
 }
 
 func (v *verifier) threadBlocksPass() error {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -107,7 +108,7 @@ func TestVerifyHealthyStore(t *testing.T) {
 		msgs += len(tr.Messages)
 	}
 	assert.Equal(t, msgs, rep.Checked["messages"])
-	assert.Equal(t, msgs-tail, rep.Checked["thread_messages"], "open tails are listed by their thread records")
+	assert.Equal(t, 5, rep.Checked["thread_spans"], "a span per block; open tails are listed by their thread records")
 	assert.Equal(t, 2, rep.Checked["threads"])
 	assert.Equal(t, 5, rep.Checked["blocks"], "60 atlas turns in blocks of 12; mia's 10 turns stay open")
 	assert.Equal(t, f.TurnCount(), rep.Checked["receipts"])
@@ -309,19 +310,63 @@ func TestVerifyDetectsDamage(t *testing.T) {
 		assert.True(t, rep.OK, "%v", rep.Violations)
 	})
 
-	t.Run("message_block entry removed", func(t *testing.T) {
-		var victim uint64
-		path := damagedCopy(t, src, func(tx *bolt.Tx) error {
+	// respan replaces block blockID's thread_spans entry with one listing
+	// ids (none: the entry is only removed), or with raw as its value.
+	respan := func(t *testing.T, ids []uint64, raw []byte) string {
+		return damagedCopy(t, src, func(tx *bolt.Tx) error {
+			sb := tx.Bucket(kv.BucketThreadSpans)
 			b, err := layers.GetBlock(tx, blockID)
 			require.NoError(t, err)
-			victim = b.MessageIDs[3]
-			return tx.Bucket(kv.BucketMessageBlock).Delete(kv.Key(victim))
+			key := append([]byte(b.Thread+"\x00"), kv.Key(b.MessageIDs[len(b.MessageIDs)-1])...)
+			require.NotNil(t, sb.Get(key))
+			require.NoError(t, sb.Delete(key))
+			if raw != nil {
+				return sb.Put(key, raw)
+			}
+			if len(ids) == 0 {
+				return nil
+			}
+			v := binary.AppendUvarint([]byte{1}, blockID)
+			v = binary.AppendUvarint(v, uint64(len(ids)))
+			v = binary.AppendUvarint(v, ids[0])
+			for i := 1; i < len(ids); i++ {
+				v = binary.AppendUvarint(v, ids[i]-ids[i-1])
+			}
+			return sb.Put(append([]byte(b.Thread+"\x00"), kv.Key(ids[len(ids)-1])...), v)
 		})
-		rep := verifyFile(t, path)
+	}
+	blockMsgs := func(t *testing.T) []uint64 {
+		db, err := bolt.Open(src, 0o600, &bolt.Options{ReadOnly: true})
+		require.NoError(t, err)
+		defer db.Close()
+		var ids []uint64
+		require.NoError(t, db.View(func(tx *bolt.Tx) error {
+			b, err := layers.GetBlock(tx, blockID)
+			ids = b.MessageIDs
+			return err
+		}))
+		return ids
+	}
+
+	t.Run("span removed", func(t *testing.T) {
+		rep := verifyFile(t, respan(t, nil, nil))
 		assert.False(t, rep.OK)
-		v := findViolation(t, rep, "message_block")
-		assert.Equal(t, victim, v.ID)
-		assert.Contains(t, v.Detail, "block 2")
+		v := findViolation(t, rep, "thread_spans")
+		assert.Equal(t, uint64(blockID), v.ID)
+		assert.Contains(t, v.Detail, "no thread_spans entry")
+	})
+	t.Run("span missing a message", func(t *testing.T) {
+		ids := blockMsgs(t)
+		rep := verifyFile(t, respan(t, append(slices.Clone(ids[:3]), ids[4:]...), nil))
+		assert.False(t, rep.OK)
+		v := findViolation(t, rep, "thread_spans")
+		assert.Equal(t, uint64(blockID), v.ID)
+		assert.Contains(t, v.Detail, "the block lists")
+	})
+	t.Run("span that does not decode", func(t *testing.T) {
+		rep := verifyFile(t, respan(t, nil, []byte{1, 0x80}))
+		assert.False(t, rep.OK)
+		assert.Contains(t, findViolation(t, rep, "thread_spans").Detail, "corrupt")
 	})
 
 	t.Run("stuck running job", func(t *testing.T) {
@@ -364,11 +409,15 @@ func TestVerifyDetectsDamage(t *testing.T) {
 			require.NoError(t, err)
 			require.True(t, ok)
 			tail = th.OpenTail[0]
-			return tx.Bucket(kv.BucketMessageBlock).Put(kv.Key(tail), kv.Key(blockID))
+			b, err := layers.GetBlock(tx, blockID)
+			require.NoError(t, err)
+			b.MessageIDs = append(b.MessageIDs, tail)
+			return layers.PutBlock(tx, &b)
 		})
 		rep := verifyFile(t, path)
 		assert.False(t, rep.OK)
-		assert.Equal(t, tail, findViolation(t, rep, "message_block").ID)
+		assert.Equal(t, tail, findViolation(t, rep, "thread.open_tail").ID)
+		assert.Equal(t, uint64(blockID), findViolation(t, rep, "thread_spans").ID, "the block no longer matches its span")
 	})
 
 	// editCard rewrites event 1 of the copy with fn.
@@ -441,9 +490,9 @@ func TestVerifyDetectsDamage(t *testing.T) {
 	})
 
 	t.Run("bucket dropped", func(t *testing.T) {
-		path := damagedCopy(t, src, func(tx *bolt.Tx) error { return tx.DeleteBucket(kv.BucketMessageBlock) })
+		path := damagedCopy(t, src, func(tx *bolt.Tx) error { return tx.DeleteBucket(kv.BucketThreadSpans) })
 		_, err := stratagate.Open(path, &stratagate.Options{ReadOnly: true})
 		assert.ErrorIs(t, err, stratagate.ErrVersionMismatch, "a missing bucket is refused with a clear error")
-		assert.ErrorContains(t, err, "message_block")
+		assert.ErrorContains(t, err, "thread_spans")
 	})
 }

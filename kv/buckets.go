@@ -6,11 +6,10 @@ var (
 	BucketMeta         = []byte("meta")
 	BucketThreads      = []byte("threads")         // thread name → Thread
 	BucketMessages     = []byte("messages")        // msg id → Message (L5, append-only)
-	BucketMessageBlock = []byte("message_block")   // msg id → block id, written when the message is sealed
 	BucketReceipts     = []byte("receipts")        // receipt id → TurnRef
 	BucketBlocks       = []byte("blocks")          // block id → Block
 	BucketThreadBlocks = []byte("thread_blocks")   // thread name 0x00 seq → block id
-	BucketThreadMsgs   = []byte("thread_messages") // thread name 0x00 msg id → empty: a thread's messages in order
+	BucketThreadSpans  = []byte("thread_spans")    // thread name 0x00 last msg id → span: a sealed block's id and message ids (format 4)
 	BucketEvents       = []byte("events")          // event id → events.Card
 	BucketEventRank    = []byte("events.rank")     // event id → the fields search ranks by (derived from events)
 	BucketBlockEvents  = []byte("block_events")    // block id → ids of the cards extracted from it (written once)
@@ -30,10 +29,17 @@ var (
 	BucketImportBlocks = []byte("import.blocks") // import source block id → batch id
 )
 
+// Buckets of format 3 and before that format 4 retired: the migration to
+// format 4 reads them once, into thread_spans, and deletes them.
+var (
+	BucketMessageBlock = []byte("message_block")   // msg id → block id
+	BucketThreadMsgs   = []byte("thread_messages") // thread name 0x00 msg id → empty: a thread's sealed messages in order
+)
+
 // AllBuckets lists every bucket Open creates, in a stable order.
 var AllBuckets = [][]byte{
-	BucketMeta, BucketThreads, BucketMessages, BucketMessageBlock, BucketReceipts,
-	BucketBlocks, BucketThreadBlocks, BucketThreadMsgs, BucketEvents, BucketEventRank, BucketBlockEvents, BucketUseReceipts, BucketGraphNodes,
+	BucketMeta, BucketThreads, BucketMessages, BucketReceipts,
+	BucketBlocks, BucketThreadBlocks, BucketThreadSpans, BucketEvents, BucketEventRank, BucketBlockEvents, BucketUseReceipts, BucketGraphNodes,
 	BucketGraphEdges, BucketGraphFacts, BucketGraphNames, BucketGraphLinks, BucketGraphBatches, BucketJobs, BucketJobQueue, BucketUse,
 	BucketRetrievals, BucketImports, BucketAssessments, BucketImportBlocks,
 }

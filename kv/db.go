@@ -22,7 +22,12 @@ import (
 // thread record (thread_messages and receipts gain them at seal); a
 // format 2 file is valid format 3 as it is, and the number is raised so
 // that a format 2 build, which would miss the tail, refuses the file.
-const FormatVersion uint32 = 3
+// Format 4: thread_spans (one entry per sealed block: its id and message
+// ids) replaces message_block and thread_messages (one entry per message
+// each); a writable Open of an older file builds the spans and deletes
+// the two maps in one transaction. A read-only Open of a file older than
+// format 4 is refused (it lacks thread_spans): open it read-write once.
+const FormatVersion uint32 = 4
 
 var (
 	keyMagic   = []byte("magic")
@@ -142,6 +147,13 @@ func Open(path string, o Options) (db *DB, err error) {
 		err = b.View(func(tx *bolt.Tx) error {
 			if err := checkMeta(tx); err != nil {
 				return err
+			}
+			// Readers know only this format's layout; an older file is
+			// migrated by a writable Open (a file a writable Open left
+			// part way, with the new buckets created but the format not
+			// yet raised, is refused here too).
+			if v := binary.BigEndian.Uint32(tx.Bucket(BucketMeta).Get(keyFormat)); v < FormatVersion {
+				return fmt.Errorf("%w: file format %d predates this build's %d: open it read-write once to upgrade", ErrVersionMismatch, v, FormatVersion)
 			}
 			for _, name := range AllBuckets {
 				if tx.Bucket(name) == nil {

@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -164,73 +163,6 @@ func threadBlockKey(thread string, seq uint64) []byte {
 	return append(k, kv.Key(seq)...)
 }
 
-func threadMsgKey(thread string, id uint64) []byte { return threadBlockKey(thread, id) }
-
-// Neighbours returns the ids of the messages just before and after msg id
-// in thread (0 where there is none). A thread's messages are its sealed
-// ones, listed in thread_messages, followed by its open tail, listed by
-// the thread record (files written before format 3 also list the tail in
-// thread_messages; a tail id already listed there is skipped).
-func Neighbours(tx *bolt.Tx, thread string, id uint64) (prev, next uint64) {
-	prefix := append([]byte(thread), 0)
-	inThread := func(k []byte) bool { return bytes.HasPrefix(k, prefix) && len(k) == len(prefix)+8 }
-	tail := func() []uint64 {
-		th, ok, err := GetThread(tx, thread)
-		if err != nil || !ok {
-			return nil // unreadable: only the sealed messages count
-		}
-		return th.OpenTail
-	}
-	c := tx.Bucket(kv.BucketThreadMsgs).Cursor()
-	key := threadMsgKey(thread, id)
-	k, _ := c.Seek(key)
-	if k != nil && bytes.Equal(k, key) {
-		if nk, _ := c.Next(); nk != nil && inThread(nk) {
-			next = kv.ID(nk[len(prefix):])
-			c.Prev()
-		} else {
-			for _, t := range tail() {
-				if t > id {
-					next = t
-					break
-				}
-			}
-			if nk == nil {
-				c.Last()
-			} else {
-				c.Prev()
-			}
-		}
-		if pk, _ := c.Prev(); pk != nil && inThread(pk) {
-			prev = kv.ID(pk[len(prefix):])
-		}
-		return prev, next
-	}
-	open := tail()
-	i := slices.Index(open, id)
-	if i < 0 {
-		return 0, 0
-	}
-	if i+1 < len(open) {
-		next = open[i+1]
-	}
-	if i > 0 {
-		return open[i-1], next
-	}
-	// The tail's first message follows the thread's last sealed one: the
-	// last key before id's, k being the first after it (or none).
-	var pk []byte
-	if k == nil {
-		pk, _ = c.Last()
-	} else {
-		pk, _ = c.Prev()
-	}
-	if pk != nil && inThread(pk) {
-		prev = kv.ID(pk[len(prefix):])
-	}
-	return prev, next
-}
-
 // ThreadBlocks returns the blocks of thread in Seq order, without L3 and L4
 // (see LoadRenderings and LoadContextRenderings).
 func ThreadBlocks(tx *bolt.Tx, thread string) ([]Block, error) {
@@ -287,10 +219,4 @@ func (b *Block) DerivedSum() []byte {
 		}
 	}
 	return h.Sum(nil)
-}
-
-// MessageBlock returns the block a message was sealed into, or 0 while it
-// is in its thread's open tail.
-func MessageBlock(tx *bolt.Tx, msgID uint64) uint64 {
-	return kv.ID(tx.Bucket(kv.BucketMessageBlock).Get(kv.Key(msgID)))
 }

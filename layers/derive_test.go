@@ -201,7 +201,7 @@ func messagesSnapshot(t *testing.T, db *kv.DB) map[string]string {
 	all := snapshot(t, db)
 	out := map[string]string{}
 	for k, v := range all {
-		if strings.HasPrefix(k, "messages") || strings.HasPrefix(k, "message_block") {
+		if strings.HasPrefix(k, "messages") || strings.HasPrefix(k, "thread_spans") {
 			out[k] = v
 		}
 	}

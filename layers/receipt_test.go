@@ -7,68 +7,70 @@ import (
 	"github.com/stretchr/testify/require"
 	bolt "go.etcd.io/bbolt"
 
-	"github.com/stratagate/stratagate/kv"
 	"github.com/stratagate/stratagate/layers"
 )
 
 // TestNeighboursAcrossTheSeal: a thread's messages are its sealed ones
-// (thread_messages) followed by its open tail (the thread record), and
-// Neighbours walks across that boundary both ways, in a layout where the
-// tail is only in the record and in the format 2 layout that lists it in
-// thread_messages too. Interleaved threads never leak into each other.
+// (its spans) followed by its open tail (the thread record), and
+// Neighbours and Locate walk across block boundaries and the seal both
+// ways. Interleaved threads never leak into each other.
 func TestNeighboursAcrossTheSeal(t *testing.T) {
-	for _, legacy := range []bool{false, true} {
-		db := openDB(t)
-		var ids []uint64 // thread a's messages in order
-		require.NoError(t, db.Update(func(tx *bolt.Tx) error {
-			for k := 1; k <= 5; k++ { // blocks of 2 turns: turn 5 stays open
-				for _, th := range []string{"a", "b", "ab"} {
-					res, err := layers.AppendTurn(tx, th, "global", "", turnMsgs(k), 2, sealNow)
-					if err != nil {
-						return err
-					}
-					if th == "a" {
-						ids = append(ids, res.MessageIDs...)
-					}
-				}
-			}
-			if legacy {
-				th, _, err := layers.GetThread(tx, "a")
+	db := openDB(t)
+	var ids []uint64 // thread a's messages in order
+	blockOf := map[uint64]uint64{}
+	require.NoError(t, db.Update(func(tx *bolt.Tx) error {
+		var pending []uint64
+		for k := 1; k <= 5; k++ { // blocks of 2 turns: turn 5 stays open
+			for _, th := range []string{"a", "b", "ab"} {
+				res, err := layers.AppendTurn(tx, th, "global", "", turnMsgs(k), 2, sealNow)
 				if err != nil {
 					return err
 				}
-				for _, id := range th.OpenTail {
-					if err := tx.Bucket(kv.BucketThreadMsgs).Put(append([]byte("a\x00"), kv.Key(id)...), nil); err != nil {
-						return err
+				if th != "a" {
+					continue
+				}
+				ids = append(ids, res.MessageIDs...)
+				pending = append(pending, res.MessageIDs...)
+				if res.SealedBlockID != 0 {
+					for _, id := range pending {
+						blockOf[id] = res.SealedBlockID
 					}
+					pending = nil
 				}
 			}
-			return nil
-		}))
-		require.Len(t, ids, 10)
-		require.NoError(t, db.View(func(tx *bolt.Tx) error {
-			th, _, err := layers.GetThread(tx, "a")
-			require.NoError(t, err)
-			require.Equal(t, ids[8:], th.OpenTail)
-			for i, id := range ids {
-				var wantPrev, wantNext uint64
-				if i > 0 {
-					wantPrev = ids[i-1]
-				}
-				if i+1 < len(ids) {
-					wantNext = ids[i+1]
-				}
-				prev, next := layers.Neighbours(tx, "a", id)
-				assert.Equal(t, wantPrev, prev, "legacy %v: before message %d (#%d)", legacy, id, i)
-				assert.Equal(t, wantNext, next, "legacy %v: after message %d (#%d)", legacy, id, i)
+		}
+		return nil
+	}))
+	require.Len(t, ids, 10)
+	require.Len(t, blockOf, 8, "two sealed blocks of four messages")
+	require.NoError(t, db.View(func(tx *bolt.Tx) error {
+		th, _, err := layers.GetThread(tx, "a")
+		require.NoError(t, err)
+		require.Equal(t, ids[8:], th.OpenTail)
+		for i, id := range ids {
+			var wantPrev, wantNext uint64
+			if i > 0 {
+				wantPrev = ids[i-1]
 			}
-			prev, next := layers.Neighbours(tx, "b", ids[9])
-			assert.Zero(t, prev+next, "a message of another thread has no neighbours in b")
-			prev, next = layers.Neighbours(tx, "nope", ids[0])
-			assert.Zero(t, prev+next)
-			return nil
-		}))
-	}
+			if i+1 < len(ids) {
+				wantNext = ids[i+1]
+			}
+			prev, next := layers.Neighbours(tx, "a", id)
+			assert.Equal(t, wantPrev, prev, "before message %d (#%d)", id, i)
+			assert.Equal(t, wantNext, next, "after message %d (#%d)", id, i)
+			block, prev2, next2 := layers.Locate(tx, "a", id)
+			assert.Equal(t, blockOf[id], block, "block of message %d (#%d)", id, i)
+			assert.Equal(t, blockOf[id], layers.MessageBlock(tx, "a", id))
+			assert.Equal(t, [2]uint64{prev, next}, [2]uint64{prev2, next2})
+		}
+		for _, id := range ids {
+			for _, other := range []string{"b", "ab", "nope"} {
+				block, prev, next := layers.Locate(tx, other, id)
+				assert.Zero(t, block+prev+next, "message %d of a has nothing in %q", id, other)
+			}
+		}
+		return nil
+	}))
 }
 
 // TestReceiptsMoveAtSeal: a turn's receipt waits in its thread record while

@@ -80,7 +80,7 @@ func AppendTurn(tx *bolt.Tx, thread, scope, receipt string, msgs []Message, bloc
 
 // Seal turns th's open tail into a pending block in tx: L5 (message ids and
 // their hash), the hash of the deterministic L4 and L3 (the returned block
-// holds their text; the record does not), the thread/message indexes, and
+// holds their text; the record does not), its thread_blocks and thread_spans entries, and
 // a derive job, all before any model call. It moves th's pending receipts
 // into the receipts bucket and resets th's open tail; the caller stores th.
 func Seal(tx *bolt.Tx, th *Thread, now time.Time) (Block, error) {
@@ -114,21 +114,10 @@ func Seal(tx *bolt.Tx, th *Thread, now time.Time) (Block, error) {
 	if err := tx.Bucket(kv.BucketThreadBlocks).Put(threadBlockKey(th.Name, b.Seq), kv.Key(id)); err != nil {
 		return Block{}, err
 	}
-	mbk := tx.Bucket(kv.BucketMessageBlock)
-	// A thread's messages enter thread_messages when they are sealed, not
-	// when they are appended: the open tail is listed by the thread
-	// record, and writing its keys here, together and in order, keeps a
-	// durable Append from rewriting a thread_messages leaf and branch on
-	// every turn (ARCHITECTURE.md "Appends").
-	tm := tx.Bucket(kv.BucketThreadMsgs)
-	tm.FillPercent = 0.9 // a thread's keys only grow
-	for _, mid := range b.MessageIDs {
-		if err := mbk.Put(kv.Key(mid), kv.Key(id)); err != nil {
-			return Block{}, err
-		}
-		if err := tm.Put(threadMsgKey(th.Name, mid), nil); err != nil {
-			return Block{}, err
-		}
+	// One thread_spans entry lists the block's messages: a thread's sealed
+	// messages in order and each one's block (ARCHITECTURE.md "Spans").
+	if err := putSpan(tx, th.Name, id, b.MessageIDs); err != nil {
+		return Block{}, err
 	}
 	if _, err := wal.Enqueue(tx, wal.KindDerive, id, now); err != nil {
 		return Block{}, err

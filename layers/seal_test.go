@@ -137,9 +137,12 @@ func TestAppendTurnSealsEveryBlockTurns(t *testing.T) {
 				case id <= 12:
 					want = 2
 				}
-				assert.Equal(t, want, layers.MessageBlock(tx, id), "message %d", id)
+				assert.Equal(t, want, layers.MessageBlock(tx, "thread-1", id), "message %d", id)
+				if want != 0 {
+					assert.Zero(t, layers.MessageBlock(tx, "thread-2", id), "message %d is not thread-2's", id)
+				}
 			}
-			assert.Zero(t, layers.MessageBlock(tx, 999), "unknown message")
+			assert.Zero(t, layers.MessageBlock(tx, "thread-1", 999), "unknown message")
 			return nil
 		}))
 	})

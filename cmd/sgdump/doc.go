@@ -187,7 +187,7 @@
 // active (neither superseded nor forgotten).
 //
 // In a verify violation, check names the invariant ("message.hash",
-// "block.l4", "message_block", "index.raw", "jobs.running", ...), kind is
+// "block.l4", "thread_spans", "index.raw", "jobs.running", ...), kind is
 // "error" or "warning", id is the record's numeric id (message, block or
 // job; 0 if none) and key its string key (thread name, receipt id, job
 // kind or index key). ok is false when any violation is an error; a job

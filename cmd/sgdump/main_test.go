@@ -723,12 +723,18 @@ func TestBinaryExitCodes(t *testing.T) {
 	assert.Equal(t, 1, r.code)
 	assert.Equal(t, "sgdump: event 999999: not found\n", r.stderr)
 
+	var spanned uint64 // the block whose span is removed
 	damaged := damagedCopy(t, func(tx *bolt.Tx) error {
-		return tx.Bucket(kv.BucketMessageBlock).Delete(kv.Key(3))
+		c := tx.Bucket(kv.BucketThreadSpans).Cursor()
+		k, v := c.First()
+		sp, err := layers.DecodeSpan(k, v)
+		require.NoError(t, err)
+		spanned = sp.BlockID
+		return c.Delete()
 	})
 	r, _ = sgBinary(t, "-db", damaged, "verify")
 	assert.Equal(t, 1, r.code)
-	assert.Regexp(t, `error +message_block +3 `, r.stdout)
+	assert.Regexp(t, fmt.Sprintf(`error +thread_spans +%d `, spanned), r.stdout)
 
 	// A writer holds the file: read-only opens wait -timeout, then exit 3.
 	data, err := os.ReadFile(storePath)
