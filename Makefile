@@ -78,6 +78,7 @@ fuzz:
 	@# message times: any instant and UTC offset is stored exactly or refused
 	$(FUZZ)='^FuzzMessageTime$$' ./layers/
 	$(FUZZ)='^FuzzDecodeSpan$$' ./layers/
+	$(FUZZ)='^FuzzDecodeReceipt$$' ./layers/
 	@# time expressions
 	$(FUZZ)='^FuzzFind$$' ./events/temporal/
 	$(FUZZ)='^FuzzResolve$$' ./events/temporal/

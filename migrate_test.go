@@ -227,7 +227,7 @@ func downgradeToV2(t *testing.T, src string) string {
 				require.NoError(t, tx.Bucket(kv.BucketThreadMsgs).Put(append([]byte(th.Name+"\x00"), kv.Key(id)...), nil))
 			}
 			for _, r := range th.Receipts {
-				v, err := kv.Encode(layers.ReceiptVersion, &layers.Receipt{Thread: th.Name, Turn: r.Turn, MessageIDs: r.MessageIDs})
+				v, err := kv.Encode(layers.ReceiptVersionV1, &layers.Receipt{Thread: th.Name, Turn: r.Turn, MessageIDs: r.MessageIDs})
 				require.NoError(t, err)
 				require.NoError(t, tx.Bucket(kv.BucketReceipts).Put([]byte(r.ID), v))
 			}

@@ -696,10 +696,19 @@ func (v *verifier) receiptsPass() error {
 	err := v.forEach(kv.BucketReceipts, "receipts", func(k, val []byte) error {
 		key := string(k)
 		stored[key] = true
-		var ref layers.Receipt
-		if _, err := kv.Decode(val, &ref, layers.ReceiptVersion); err != nil {
+		ref, err := layers.DecodeReceipt(val)
+		if err != nil {
 			v.fail("receipt.decode", 0, key, "receipt %q does not decode: %v", key, err)
 			return nil
+		}
+		if ref.Thread == "" {
+			// A version 2 record: its turn is its first message's.
+			ma := v.msgs[ref.MessageIDs[0]]
+			if ma == nil {
+				v.fail("receipt.messages", ref.MessageIDs[0], key, "receipt %q points at message %d, which is not stored", key, ref.MessageIDs[0])
+				return nil
+			}
+			ref.Thread, ref.Turn = ma.thread, ma.turn
 		}
 		v.checkReceipt(key, &ref)
 		if ref.SealedBlockID != 0 && v.blocks[ref.SealedBlockID] == nil {

@@ -170,7 +170,7 @@ func TestVerifyDetectsDamage(t *testing.T) {
 				thread = th.Name
 				th.Receipts[0].MessageIDs = []uint64{msgID}
 				dup := th.Receipts[1]
-				v, err := kv.Encode(layers.ReceiptVersion, &layers.Receipt{Thread: th.Name, Turn: dup.Turn, MessageIDs: dup.MessageIDs})
+				v, err := layers.EncodeReceipt(&layers.Receipt{Thread: th.Name, Turn: dup.Turn, MessageIDs: dup.MessageIDs})
 				require.NoError(t, err)
 				require.NoError(t, tx.Bucket(kv.BucketReceipts).Put([]byte(dup.ID), v))
 				return layers.PutThread(tx, &th)

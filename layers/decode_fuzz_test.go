@@ -1,6 +1,7 @@
 package layers
 
 import (
+	"errors"
 	"testing"
 	"time"
 
@@ -10,14 +11,17 @@ import (
 )
 
 // FuzzDecodeLayerRecords feeds arbitrary bytes to the decoders of the
-// message, block (versions 1 and 2) and thread records: none may panic,
+// message (versions 1 and 2), block (versions 1 and 2) and thread records: none may panic,
 // whatever decodes must be usable (hash, rendering) and must encode again;
 // a block re-encoded as version 2 decodes to the same block.
 func FuzzDecodeLayerRecords(f *testing.F) {
 	at := time.Date(2024, 3, 5, 19, 30, 0, 0, time.FixedZone("", -5*3600))
 	m := Message{ID: 3, Thread: "t", Turn: 2, Role: "user", Speaker: "Ann", Content: "we moved to Lisbon", At: at}
 	m.SHA256 = m.Hash()
-	seeds := [][]byte{mustEncode(f, messageVersion, recordOf(&m))}
+	seeds := [][]byte{mustEncode(f, messageVersionV1, recordOf(&m)), encodeMessage(&m)}
+	tool := Message{ID: 1 << 40, Thread: "t", Turn: 1, Role: "tool", ToolName: "grep", ToolCallID: "c1", Content: "", At: at.UTC()}
+	tool.SHA256 = tool.Hash()
+	seeds = append(seeds, encodeMessage(&tool))
 	blk := Block{ID: 1, Thread: "t", Seq: 1, MessageIDs: []uint64{3}, Title: "x",
 		Tags: []string{"a"}, Facts: []Fact{{Text: "f", MessageIDs: []uint64{3}}}, FirstAt: at, LastAt: at,
 		RenderVersion: RendererVersion, RenderHash: RenderSum("l3", "l4")}
@@ -43,8 +47,18 @@ func FuzzDecodeLayerRecords(f *testing.F) {
 			_ = msg.Hash()
 			_ = RenderL4([]Message{msg})
 			_ = RenderL3([]Message{msg})
-			_, err := kv.Encode(messageVersion, recordOf(&msg))
+			_, err := kv.Encode(messageVersionV1, recordOf(&msg))
 			require.NoError(t, err)
+			// What a version 2 record holds survives its encoding (a
+			// version 1 record's offset may lie outside ±MaxOffset,
+			// which PutMessage refuses and version 2 cannot hold).
+			if _, off := msg.At.Zone(); off >= -MaxOffset && off <= MaxOffset {
+				again, err := DecodeMessage(encodeMessage(&msg))
+				require.NoError(t, err)
+				require.Equal(t, msg, again)
+			}
+		} else if !errors.Is(err, kv.ErrVersionMismatch) {
+			require.ErrorIs(t, err, kv.ErrCorrupt)
 		}
 		if b, err := DecodeBlock(v); err == nil {
 			if IsBlockV1(v) {

@@ -40,8 +40,6 @@ type Message struct {
 	SHA256     [32]byte  // over the canonical encoding, see Hash
 }
 
-const messageVersion byte = 1
-
 // Message times are stored as int64 Unix nanoseconds, which cover
 // 1678–2262; PutMessage refuses anything outside MinYear–MaxYear.
 const (
@@ -73,9 +71,10 @@ func CheckTime(t time.Time) error {
 	return nil
 }
 
-// messageRecord is Message as stored: the instant in UTC nanoseconds plus
-// the original offset, because msgpack's time encoding drops the offset and
-// StrataGate never normalises times to one zone.
+// messageRecord is a version 1 message record (see message_record.go):
+// the instant in UTC nanoseconds plus the original offset, because
+// msgpack's time encoding drops the offset and StrataGate never
+// normalises times to one zone.
 type messageRecord struct {
 	ID         uint64 `msgpack:"i"`
 	Thread     string `msgpack:"th"`
@@ -132,17 +131,7 @@ func PutMessage(tx *bolt.Tx, m *Message) error {
 		return fmt.Errorf("layers: message %d: %w", m.ID, err)
 	}
 	m.SHA256 = m.Hash()
-	_, off := m.At.Zone()
-	rec := messageRecord{
-		ID: m.ID, Thread: m.Thread, Turn: m.Turn, Role: m.Role, Speaker: m.Speaker,
-		Content: m.Content, ToolName: m.ToolName, ToolCallID: m.ToolCallID,
-		AtNanos: m.At.UnixNano(), AtOffset: int32(off), SHA256: m.SHA256[:],
-	}
-	v, err := kv.Encode(messageVersion, &rec)
-	if err != nil {
-		return err
-	}
-	return b.Put(k, v)
+	return b.Put(k, encodeMessage(m))
 }
 
 // GetMessage reads message id.
@@ -154,10 +143,15 @@ func GetMessage(tx *bolt.Tx, id uint64) (Message, error) {
 	return DecodeMessage(v)
 }
 
-// DecodeMessage decodes a stored message record.
+// DecodeMessage decodes a stored message record (either version). The id
+// it returns is the one the record holds, for callers to check against
+// the key it was read under.
 func DecodeMessage(v []byte) (Message, error) {
+	if len(v) > 0 && v[0] == messageVersion {
+		return decodeMessageV2(v)
+	}
 	var rec messageRecord
-	if _, err := kv.Decode(v, &rec, messageVersion); err != nil {
+	if _, err := kv.Decode(v, &rec, messageVersionV1); err != nil {
 		return Message{}, fmt.Errorf("layers: message: %w", err)
 	}
 	if len(rec.SHA256) != 32 {

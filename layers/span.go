@@ -39,20 +39,10 @@ func spanKey(thread string, last uint64) []byte { return threadBlockKey(thread, 
 
 // putSpan writes the span of block id, whose messages ids are in thread.
 func putSpan(tx *bolt.Tx, thread string, block uint64, ids []uint64) error {
-	if len(ids) == 0 {
-		return fmt.Errorf("layers: span of block %d: no messages", block)
+	if !increasing(ids) {
+		return fmt.Errorf("layers: span of block %d: message ids %v: none, or not increasing", block, ids)
 	}
-	v := make([]byte, 0, 1+3*binary.MaxVarintLen64+2*len(ids))
-	v = append(v, spanVersion)
-	v = binary.AppendUvarint(v, block)
-	v = binary.AppendUvarint(v, uint64(len(ids)))
-	v = binary.AppendUvarint(v, ids[0])
-	for i := 1; i < len(ids); i++ {
-		if ids[i] <= ids[i-1] {
-			return fmt.Errorf("layers: span of block %d: message ids not increasing (%d after %d)", block, ids[i], ids[i-1])
-		}
-		v = binary.AppendUvarint(v, ids[i]-ids[i-1])
-	}
+	v := appendIDRun(append(make([]byte, 0, 1+3*binary.MaxVarintLen64+2*len(ids)), spanVersion), block, ids)
 	return tx.Bucket(kv.BucketThreadSpans).Put(spanKey(thread, ids[len(ids)-1]), v)
 }
 
@@ -71,40 +61,14 @@ func DecodeSpan(k, v []byte) (Span, error) {
 	if len(v) == 0 || v[0] != spanVersion {
 		return bad("unknown record version")
 	}
-	p := v[1:]
-	next := func() (uint64, bool) {
-		x, n := binary.Uvarint(p)
-		if n <= 0 {
-			return 0, false
-		}
-		p = p[n:]
-		return x, true
+	block, ids, err := parseIDRun(v[1:])
+	if err != nil || block == 0 {
+		return bad("truncated or inconsistent ids, or block 0")
 	}
-	block, ok1 := next()
-	count, ok2 := next()
-	first, ok3 := next()
-	// Each further id takes at least a byte: a count beyond that is damage,
-	// not an allocation to make.
-	if !ok1 || !ok2 || !ok3 || block == 0 || first == 0 || count == 0 || count-1 > uint64(len(p)) {
-		return bad("truncated or zero header")
+	if ids[len(ids)-1] != last {
+		return bad(fmt.Sprintf("ids end at %d, key names %d", ids[len(ids)-1], last))
 	}
-	s := Span{Thread: string(k[:i]), BlockID: block, MessageIDs: make([]uint64, 1, count)}
-	s.MessageIDs[0] = first
-	for n := uint64(1); n < count; n++ {
-		d, ok := next()
-		prev := s.MessageIDs[n-1]
-		if !ok || d == 0 || prev+d < prev {
-			return bad("bad id delta")
-		}
-		s.MessageIDs = append(s.MessageIDs, prev+d)
-	}
-	if len(p) != 0 {
-		return bad("trailing bytes")
-	}
-	if s.MessageIDs[count-1] != last {
-		return bad(fmt.Sprintf("ids end at %d, key names %d", s.MessageIDs[count-1], last))
-	}
-	return s, nil
+	return Span{Thread: string(k[:i]), BlockID: block, MessageIDs: ids}, nil
 }
 
 // spanFirst returns the first message id of a span record without
