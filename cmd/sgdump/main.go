@@ -203,6 +203,11 @@ func openError(e *env, err error) error {
 		}
 		return &exitError{code: exitLocked, msg: fmt.Sprintf("%s is locked by a writer (waited %s); retry when it is idle", e.db, waited)}
 	}
+	if errors.Is(err, stratagate.ErrVersionMismatch) && strings.Contains(err.Error(), "predates") {
+		// sgdump only reads; a file of an older format needs one writable
+		// Open, which migrates it (serve -write is one).
+		return &exitError{code: exitUsage, msg: fmt.Sprintf("cannot open %s: %v\n(sgdump opens files read-only; a writable Open migrates the file: run `sgdump -db %s serve -write` once and stop it when it listens)", e.db, err, e.db)}
+	}
 	return &exitError{code: exitUsage, msg: fmt.Sprintf("cannot open %s: %v", e.db, err)}
 }
 

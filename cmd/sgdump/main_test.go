@@ -736,6 +736,15 @@ func TestBinaryExitCodes(t *testing.T) {
 	assert.Equal(t, 1, r.code)
 	assert.Regexp(t, fmt.Sprintf(`error +thread_spans +%d `, spanned), r.stdout)
 
+	// A file of an older format: refused read-only, with how to migrate it.
+	older := damagedCopy(t, func(tx *bolt.Tx) error {
+		return tx.Bucket(kv.BucketMeta).Put([]byte("format"), []byte{0, 0, 0, 3})
+	})
+	r, _ = sgBinary(t, "-db", older, "stats")
+	assert.Equal(t, 2, r.code)
+	assert.Contains(t, r.stderr, "file format 3 predates")
+	assert.Contains(t, r.stderr, "serve -write")
+
 	// A writer holds the file: read-only opens wait -timeout, then exit 3.
 	data, err := os.ReadFile(storePath)
 	require.NoError(t, err)
