@@ -10,8 +10,6 @@ import (
 	"github.com/stratagate/stratagate/kv"
 )
 
-const threadVersion byte = 1
-
 // Thread is the per-thread bookkeeping record: its fixed scope and the
 // open tail of turns not yet sealed into a block.
 type Thread struct {
@@ -36,31 +34,25 @@ func GetThread(tx *bolt.Tx, name string) (th Thread, ok bool, err error) {
 	if v == nil {
 		return Thread{}, false, nil
 	}
-	if _, err := kv.Decode(v, &th, threadVersion); err != nil {
+	if th, err = decodeThread(v); err != nil {
 		return Thread{}, false, fmt.Errorf("layers: thread %q: %w", name, err)
 	}
-	th.Created, th.LastAt = th.Created.UTC(), th.LastAt.UTC()
 	return th, true, nil
 }
 
 // PutThread stores th.
 func PutThread(tx *bolt.Tx, th *Thread) error {
-	v, err := kv.Encode(threadVersion, th)
-	if err != nil {
-		return err
-	}
-	return tx.Bucket(kv.BucketThreads).Put([]byte(th.Name), v)
+	return tx.Bucket(kv.BucketThreads).Put([]byte(th.Name), encodeThread(th))
 }
 
 // ListThreads returns every thread in name order.
 func ListThreads(tx *bolt.Tx) ([]Thread, error) {
 	var out []Thread
 	err := tx.Bucket(kv.BucketThreads).ForEach(func(k, v []byte) error {
-		var th Thread
-		if _, err := kv.Decode(v, &th, threadVersion); err != nil {
+		th, err := decodeThread(v)
+		if err != nil {
 			return fmt.Errorf("layers: thread %q: %w", k, err)
 		}
-		th.Created, th.LastAt = th.Created.UTC(), th.LastAt.UTC()
 		out = append(out, th)
 		return nil
 	})
