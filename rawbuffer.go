@@ -17,7 +17,8 @@ import (
 // whose doc number is its message id (both dense from 1, in append
 // order). Appends put new documents into an in-memory index.Buffer instead
 // of the index's postings; they are merged into the postings in one
-// transaction (index.AddBatch) once IndexBuffer accumulate, after
+// transaction (index.MergeBuffer: AddBatch's result, from the postings the
+// buffer already grouped) once IndexBuffer accumulate, after
 // mergeIdle without Appends, before any other write to the raw index, in
 // WaitIdle and in Close. The argument that nothing is lost or wrong:
 //
@@ -84,9 +85,8 @@ func (m *Memory) mergeRaw() error {
 	if n == 0 {
 		return nil
 	}
-	docs := buf.Docs(n)
 	if err := m.db.Update(func(tx *bolt.Tx) error {
-		first, err := m.raw.AddBatch(tx, docs)
+		first, err := m.raw.MergeBuffer(tx, buf)
 		if err == nil && first != buf.First() {
 			err = fmt.Errorf("%w: raw index merge: buffer starts at document %d, index at %d", kv.ErrCorrupt, buf.First(), first)
 		}

@@ -34,6 +34,37 @@ func (ix *Index) AddBatch(tx *bolt.Tx, docs []Doc) (uint32, error) {
 		}
 		seen[docs[i].ID] = struct{}{}
 	}
+	return ix.addBatch(tx, docs, nil)
+}
+
+// MergeBuffer writes every document of bf into the index inside tx and
+// returns the first one's doc number: the index AddBatch(tx,
+// bf.Docs(bf.Len())) would leave, byte for byte, from the postings bf
+// grouped by term as documents were added (their terms are not counted
+// again). bf must start at the index's next doc number. The caller keeps
+// bf's writer (Add, Truncate) out until it returns; queries may go on.
+func (ix *Index) MergeBuffer(tx *bolt.Tx, bf *Buffer) (uint32, error) {
+	bf.mu.RLock()
+	defer bf.mu.RUnlock()
+	if len(bf.docs) == 0 {
+		return 0, nil
+	}
+	docs := make([]Doc, len(bf.docs))
+	seen := make(map[uint64]struct{}, len(docs))
+	for i := range bf.docs {
+		docs[i] = bf.docs[i].doc
+		if _, dup := seen[docs[i].ID]; dup {
+			return 0, fmt.Errorf("index %s: %w: record %d twice in one buffer", ix.name, ErrDuplicate, docs[i].ID)
+		}
+		seen[docs[i].ID] = struct{}{}
+	}
+	return ix.addBatch(tx, docs, bf)
+}
+
+// addBatch is AddBatch of validated docs; from bf (holding exactly docs,
+// its read lock held) it takes the term postings, lengths and keywords
+// instead of computing them.
+func (ix *Index) addBatch(tx *bolt.Tx, docs []Doc, bf *Buffer) (uint32, error) {
 	if err := ix.Create(tx); err != nil {
 		return 0, err
 	}
@@ -50,6 +81,9 @@ func (ix *Index) AddBatch(tx *bolt.Tx, docs []Doc) (uint32, error) {
 	}
 	st.Gen++
 	firstDoc := st.Docs + 1
+	if bf != nil && bf.first != firstDoc {
+		return 0, fmt.Errorf("index %s: %w: buffer starts at document %d, the index's next is %d", ix.name, kv.ErrCorrupt, bf.first, firstDoc)
+	}
 
 	// Postings and keyword members grouped by key, in doc order.
 	type pend struct {
@@ -70,14 +104,22 @@ func (ix *Index) AddBatch(tx *bolt.Tx, docs []Doc) (uint32, error) {
 		st.Docs++
 		st.Live++
 		d := st.Docs
-		for f, terms := range doc.Fields {
-			st.TotalLen[f] += uint64(len(terms))
-			for _, tt := range countTerms(terms) {
-				k := string(termKey(nil, uint8(f), tt.term))
-				postings[k] = append(postings[k], pend{d, tt.tf, uint32(len(terms))})
+		if bf != nil {
+			bd := &bf.docs[i]
+			for f, l := range bd.lens {
+				st.TotalLen[f] += uint64(l)
 			}
+			kws = bd.kws
+		} else {
+			for f, terms := range doc.Fields {
+				st.TotalLen[f] += uint64(len(terms))
+				for _, tt := range countTerms(terms) {
+					k := string(termKey(nil, uint8(f), tt.term))
+					postings[k] = append(postings[k], pend{d, tt.tf, uint32(len(terms))})
+				}
+			}
+			kws = docKeywords(kws[:0], doc)
 		}
-		kws = docKeywords(kws[:0], doc)
 		for _, kw := range kws {
 			members[kw] = append(members[kw], d)
 		}
@@ -101,15 +143,36 @@ func (ix *Index) AddBatch(tx *bolt.Tx, docs []Doc) (uint32, error) {
 	}
 
 	// Terms in key order, so that writes happen in a deterministic order.
-	keys := make([]string, 0, len(postings))
-	for k := range postings {
-		keys = append(keys, k)
+	var keys []string
+	if bf != nil {
+		keys = make([]string, 0, len(bf.post))
+		for k := range bf.post {
+			keys = append(keys, k)
+		}
+	} else {
+		keys = make([]string, 0, len(postings))
+		for k := range postings {
+			keys = append(keys, k)
+		}
 	}
 	slices.Sort(keys)
-	var cur blockWriter
+	var (
+		cur blockWriter
+		ps  []pend
+	)
 	for _, k := range keys {
-		ps := postings[k]
 		field, term := k[0], k[1:]
+		if bf != nil {
+			ps = ps[:0]
+			for _, p := range bf.post[k] {
+				ps = append(ps, pend{p.d, p.tf, bf.docs[p.d-bf.first].lens[field]})
+			}
+		} else {
+			ps = postings[k]
+		}
+		if len(ps) == 0 {
+			continue // a Buffer keeps no empty list; nothing to write
+		}
 		var tr termRecord
 		if v := b.terms.Get([]byte(k)); v != nil {
 			if tr, err = decodeTermRecord(v); err != nil {

@@ -11,6 +11,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/stratagate/stratagate/index"
+	"github.com/stratagate/stratagate/kv"
 )
 
 // addDocs returns the Add docs of a random history (deletes dropped), with
@@ -191,4 +192,61 @@ func TestBufferGap(t *testing.T) {
 	df, n := buf2.DocFreq(0, "y", 2, 3)
 	require.Equal(t, 1, df)
 	require.Equal(t, 1, n)
+}
+
+// TestMergeBufferEqualsAddBatch: merging a Buffer (documents added, some
+// truncated away, over an index that already holds documents) leaves the
+// index AddBatch of the same documents leaves, key for key, twice in a
+// row; a Buffer that does not start at the index's next document is
+// refused and writes nothing.
+func TestMergeBufferEqualsAddBatch(t *testing.T) {
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	docs := addDocs(rand.New(rand.NewPCG(seed, 4)), 1500)
+	for i := range 200 { // a term in 200 consecutive docs: several posting blocks
+		docs = append(docs, index.Doc{ID: uint64(200000 + i), Scope: "global", Fields: [][]string{words("often"), words("often again")}})
+	}
+	merged, batched := openDB(t), openDB(t)
+	ixM, ixB := index.New("t", twoFields, index.Options{}), index.New("t", twoFields, index.Options{})
+	require.NoError(t, merged.Update(func(tx *bolt.Tx) error { _, err := ixM.AddBatch(tx, docs[:400]); return err }))
+	require.NoError(t, batched.Update(func(tx *bolt.Tx) error { _, err := ixB.AddBatch(tx, docs[:400]); return err }))
+	for _, part := range [][]index.Doc{docs[400:1100], docs[1100:]} {
+		n := countOf(t, merged, ixM)
+		buf := ixM.NewBuffer(n + 1)
+		for _, d := range part {
+			_, err := buf.Add(d)
+			require.NoError(t, err)
+		}
+		_, err := buf.Add(index.Doc{ID: 1 << 41, Scope: "global", Fields: [][]string{words("gone"), nil}})
+		require.NoError(t, err)
+		buf.Truncate(len(part))
+		require.NoError(t, merged.Update(func(tx *bolt.Tx) error {
+			first, err := ixM.MergeBuffer(tx, buf)
+			require.Equal(t, n+1, first)
+			return err
+		}))
+		require.NoError(t, batched.Update(func(tx *bolt.Tx) error { _, err := ixB.AddBatch(tx, part); return err }))
+		require.NoError(t, merged.View(func(tx *bolt.Tx) error {
+			return batched.View(func(btx *bolt.Tx) error { return index.Compare(ixM, tx, ixB, btx) })
+		}))
+	}
+
+	n := countOf(t, merged, ixM)
+	stale := ixM.NewBuffer(n) // one behind
+	_, err := stale.Add(index.Doc{ID: 1 << 42, Scope: "global", Fields: [][]string{words("late"), nil}})
+	require.NoError(t, err)
+	err = merged.Update(func(tx *bolt.Tx) error { _, err := ixM.MergeBuffer(tx, stale); return err })
+	require.Error(t, err)
+	require.Equal(t, n, countOf(t, merged, ixM))
+}
+
+func countOf(t *testing.T, db *kv.DB, ix *index.Index) uint32 {
+	t.Helper()
+	var n int
+	require.NoError(t, db.View(func(tx *bolt.Tx) error {
+		var err error
+		n, err = ix.Count(tx)
+		return err
+	}))
+	return uint32(n)
 }
