@@ -103,7 +103,7 @@ func ExtractHandler(db *kv.DB, m model.Model, ix *index.Index, log *slog.Logger,
 			if err := addDocs(tx, ix, docs); err != nil {
 				return err
 			}
-			v, err := kv.Encode(cardVersion, ids)
+			v, err := kv.Encode(blockCardsVersion, ids)
 			if err != nil {
 				return err
 			}

@@ -64,6 +64,20 @@ type rankRecord struct {
 	SupersededBy uint64   `msgpack:"sb,omitempty"`
 }
 
+// decodeRankFields decodes the rank fields of a card record of either version.
+func decodeRankFields(v []byte) (rankRecord, error) {
+	if len(v) > 0 && v[0] == cardVersion {
+		c, err := decodeCard(v)
+		if err != nil {
+			return rankRecord{}, err
+		}
+		return c.rank(), nil
+	}
+	var r rankRecord
+	_, err := kv.Decode(v, &r, cardVersionV1)
+	return r, err
+}
+
 func (r *cardRecord) rank() rankRecord {
 	return rankRecord{ID: r.ID, Thread: r.Thread, Criticality: r.Criticality, Mentioned: r.Mentioned,
 		HStart: r.HStart, HEnd: r.HEnd, Lifecycle: r.Lifecycle, SupersededBy: r.SupersededBy}
@@ -206,8 +220,8 @@ func RebuildRanks(src, dst *bolt.Tx) error {
 	b.FillPercent = 0.9
 	events := src.Bucket(kv.BucketEvents)
 	if err := events.ForEach(func(k, v []byte) error {
-		var r rankRecord
-		if _, err := kv.Decode(v, &r, cardVersion); err != nil {
+		r, err := decodeRankFields(v)
+		if err != nil {
 			return fmt.Errorf("event %d: %w", kv.ID(k), err)
 		}
 		// A fresh value each time: bbolt keeps what Put is given until the
@@ -289,8 +303,8 @@ func (rr *rankReader) read(id uint64, dst *rankView) error {
 	if v == nil {
 		return fmt.Errorf("%w: the event index names event %d, which is not stored", kv.ErrCorrupt, id)
 	}
-	var r rankRecord
-	if _, err := kv.Decode(v, &r, cardVersion); err != nil {
+	r, err := decodeRankFields(v)
+	if err != nil {
 		return fmt.Errorf("event %d: %w", id, err)
 	}
 	*dst = viewOf(&r)

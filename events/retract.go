@@ -40,7 +40,7 @@ func Insert(tx *bolt.Tx, ix *index.Index, c *Card) error {
 // extracted: its extract job then stores nothing (an import block's cards
 // come from the import's decisions, not from extraction).
 func SetBlockCards(tx *bolt.Tx, block uint64, ids []uint64) error {
-	v, err := kv.Encode(cardVersion, ids)
+	v, err := kv.Encode(blockCardsVersion, ids)
 	if err != nil {
 		return err
 	}
@@ -59,8 +59,8 @@ func RawRecord(tx *bolt.Tx, id uint64) ([]byte, error) {
 // PutRawRecord stores raw (a RawRecord of card id) back, after checking
 // that it decodes as card id.
 func PutRawRecord(tx *bolt.Tx, id uint64, raw []byte) error {
-	var r cardRecord
-	if _, err := kv.Decode(raw, &r, cardVersion); err != nil {
+	r, err := decodeCard(raw)
+	if err != nil {
 		return fmt.Errorf("event %d: %w", id, err)
 	}
 	if r.ID != id {

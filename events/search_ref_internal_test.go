@@ -215,10 +215,11 @@ func refCardKeywords(tx *bolt.Tx, rs []index.Result) (map[uint64][]string, error
 		if v == nil {
 			return nil, fmt.Errorf("event %d: %w", r.ID, ErrNotFound)
 		}
-		var k refKeyRecord
-		if _, err := kv.Decode(v, &k, cardVersion); err != nil {
+		c, err := decodeCard(v)
+		if err != nil {
 			return nil, fmt.Errorf("event %d: %w", r.ID, err)
 		}
+		k := refKeyRecord{Thread: c.Thread, Type: c.Type, Status: c.Status, Participants: c.Participants, Entities: c.Entities}
 		out[r.ID] = Keywords(&Card{Thread: k.Thread, EventType: Type(k.Type), Status: Status(k.Status), Participants: k.Participants, Entities: k.Entities})
 	}
 	return out, nil
@@ -271,12 +272,12 @@ func refPriorWeight(tx *bolt.Tx, c *Card) (float64, error) {
 
 // refGetRankView reads card id with only the fields of rankRecord set.
 func refGetRankView(tx *bolt.Tx, id uint64) (Card, error) {
-	var r rankRecord
 	v := tx.Bucket(kv.BucketEvents).Get(kv.Key(id))
 	if v == nil {
 		return Card{}, fmt.Errorf("event %d: %w", id, ErrNotFound)
 	}
-	if _, err := kv.Decode(v, &r, cardVersion); err != nil {
+	r, err := decodeRankFields(v)
+	if err != nil {
 		return Card{}, fmt.Errorf("event %d: %w", id, err)
 	}
 	c := Card{ID: r.ID, Thread: r.Thread, Criticality: Criticality(r.Criticality), Lifecycle: Lifecycle(r.Lifecycle), SupersededBy: r.SupersededBy}

@@ -17,8 +17,6 @@ var ErrNotFound = kv.ErrNotFound
 // ErrInvalidCard marks a proposed card that failed validation.
 var ErrInvalidCard = errors.New("sg: invalid event card")
 
-const cardVersion byte = 1
-
 // cardRecord is Card as stored.
 type cardRecord struct {
 	ID            uint64   `msgpack:"i"`
@@ -77,13 +75,13 @@ func (r *cardRecord) card() Card {
 }
 
 func getRecord(tx *bolt.Tx, id uint64) (cardRecord, error) {
-	var r cardRecord
 	v := tx.Bucket(kv.BucketEvents).Get(kv.Key(id))
 	if v == nil {
-		return r, fmt.Errorf("event %d: %w", id, ErrNotFound)
+		return cardRecord{}, fmt.Errorf("event %d: %w", id, ErrNotFound)
 	}
-	if _, err := kv.Decode(v, &r, cardVersion); err != nil {
-		return r, fmt.Errorf("event %d: %w", id, err)
+	r, err := decodeCard(v)
+	if err != nil {
+		return cardRecord{}, fmt.Errorf("event %d: %w", id, err)
 	}
 	return r, nil
 }
@@ -110,7 +108,14 @@ func getExisting(tx *bolt.Tx, id uint64) (model.ExistingEvent, Lifecycle, error)
 	if v == nil {
 		return model.ExistingEvent{}, "", fmt.Errorf("event %d: %w", id, ErrNotFound)
 	}
-	if _, err := kv.Decode(v, &r, cardVersion); err != nil {
+	if len(v) > 0 && v[0] == cardVersion {
+		c, err := decodeCard(v)
+		if err != nil {
+			return model.ExistingEvent{}, "", fmt.Errorf("event %d: %w", id, err)
+		}
+		r = existingRecord{ID: c.ID, Title: c.Title, Summary: c.Summary, Quotes: c.Quotes, Type: c.Type,
+			Participants: c.Participants, Entities: c.Entities, Lifecycle: c.Lifecycle}
+	} else if _, err := kv.Decode(v, &r, cardVersionV1); err != nil {
 		return model.ExistingEvent{}, "", fmt.Errorf("event %d: %w", id, err)
 	}
 	return model.ExistingEvent{
@@ -120,11 +125,7 @@ func getExisting(tx *bolt.Tx, id uint64) (model.ExistingEvent, Lifecycle, error)
 }
 
 func putRecord(tx *bolt.Tx, r *cardRecord) error {
-	v, err := kv.Encode(cardVersion, r)
-	if err != nil {
-		return err
-	}
-	if err := tx.Bucket(kv.BucketEvents).Put(kv.Key(r.ID), v); err != nil {
+	if err := tx.Bucket(kv.BucketEvents).Put(kv.Key(r.ID), encodeCard(r)); err != nil {
 		return err
 	}
 	return putRank(tx, r)
@@ -133,17 +134,15 @@ func putRecord(tx *bolt.Tx, r *cardRecord) error {
 // GetLifecycle reads only card id's lifecycle (graph views check the
 // source events of every fact they show).
 func GetLifecycle(tx *bolt.Tx, id uint64) (Lifecycle, error) {
-	var r struct {
-		Lifecycle string `msgpack:"l"`
-	}
 	v := tx.Bucket(kv.BucketEvents).Get(kv.Key(id))
 	if v == nil {
 		return "", fmt.Errorf("event %d: %w", id, ErrNotFound)
 	}
-	if _, err := kv.Decode(v, &r, cardVersion); err != nil {
+	lc, err := decodeLifecycle(v)
+	if err != nil {
 		return "", fmt.Errorf("event %d: %w", id, err)
 	}
-	return Lifecycle(r.Lifecycle), nil
+	return Lifecycle(lc), nil
 }
 
 // Get reads card id.
@@ -157,8 +156,8 @@ func Get(tx *bolt.Tx, id uint64) (Card, error) {
 
 // Decode decodes a stored card record.
 func Decode(v []byte) (Card, error) {
-	var r cardRecord
-	if _, err := kv.Decode(v, &r, cardVersion); err != nil {
+	r, err := decodeCard(v)
+	if err != nil {
 		return Card{}, err
 	}
 	return r.card(), nil
@@ -184,7 +183,7 @@ func BlockCards(tx *bolt.Tx, block uint64) ([]uint64, bool, error) {
 		return nil, false, nil
 	}
 	var ids []uint64
-	if _, err := kv.Decode(v, &ids, cardVersion); err != nil {
+	if _, err := kv.Decode(v, &ids, blockCardsVersion); err != nil {
 		return nil, true, err
 	}
 	return ids, true, nil
@@ -281,5 +280,5 @@ func SetForgotten(tx *bolt.Tx, id uint64, forget bool) (bool, error) {
 // tests that inspect or repair files; writers use the extraction job.
 func Encode(c *Card) ([]byte, error) {
 	r := c.record("")
-	return kv.Encode(cardVersion, &r)
+	return encodeCard(&r), nil
 }
