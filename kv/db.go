@@ -25,10 +25,10 @@ import (
 // Format 4: thread_spans (one entry per sealed block: its id and message
 // ids) replaces message_block and thread_messages (one entry per message
 // each); a writable Open of an older file builds the spans and deletes
-// the two maps in one transaction. Message, receipt, thread and card records are
-// written as version 2 from format 4 (version 1 is still read). A
-// read-only Open of a file older than format 4 is refused (it lacks
-// thread_spans): open it read-write once.
+// the two maps in one transaction. Message, receipt, thread and card
+// records are written as version 2 from format 4 (version 1 is still
+// read). A read-only Open of a file older than format 4 is refused (it
+// lacks thread_spans): open it read-write once.
 const FormatVersion uint32 = 4
 
 var (
