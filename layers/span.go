@@ -37,7 +37,7 @@ type Span struct {
 
 func spanKey(thread string, last uint64) []byte { return threadBlockKey(thread, last) }
 
-// putSpan writes the span of block id, whose messages ids are in thread.
+// putSpan writes the span of block: its message ids ids, of thread.
 func putSpan(tx *bolt.Tx, thread string, block uint64, ids []uint64) error {
 	if !increasing(ids) {
 		return fmt.Errorf("layers: span of block %d: message ids %v: none, or not increasing", block, ids)
