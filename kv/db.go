@@ -73,6 +73,12 @@ func Open(path string, o Options) (db *DB, err error) {
 	if absent && o.ReadOnly {
 		return nil, fmt.Errorf("kv: open %s: %w", path, os.ErrNotExist)
 	}
+	if absent {
+		if err := createFile(path, o); err != nil {
+			return nil, fmt.Errorf("kv: open %s: %w", path, err)
+		}
+		absent = false // opened below like any existing store
+	}
 	var file *os.File
 	bo := &bolt.Options{
 		Timeout:      o.LockTimeout,
@@ -85,15 +91,10 @@ func Open(path string, o Options) (db *DB, err error) {
 		// does on a writable Open anyway.
 		NoFreelistSync: true,
 		OpenFile: func(name string, flag int, mode os.FileMode) (*os.File, error) {
-			if absent {
-				// Create exactly the file preOpen found missing: one that
-				// appeared since (another process) is not ours to adopt.
-				flag |= os.O_EXCL
-			}
-			f, err := os.OpenFile(name, flag, mode)
-			if err != nil || absent {
-				file = f
-				return f, err // a new file: bbolt initialises it under its lock
+			// createFile made a missing store; never create one here.
+			f, err := os.OpenFile(name, flag&^os.O_CREATE, mode)
+			if err != nil {
+				return nil, err
 			}
 			// Check the existing file before bbolt maps it, under the lock
 			// bbolt takes next (taking it again on the same descriptor is a

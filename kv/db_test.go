@@ -519,3 +519,29 @@ func TestNextID(t *testing.T) {
 		return nil
 	}))
 }
+
+// TestCreateLeavesNoPartialFile: a new store is initialised beside its
+// path and linked there whole, so the directory then holds the store
+// alone, and a leftover of a creation that crashed (a temporary that
+// nothing opens) does not stop the next Open from creating the store.
+func TestCreateLeavesNoPartialFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "new.sg")
+	require.NoError(t, os.WriteFile(path+".creating-123", nil, 0o600)) // a crashed creation
+	db, err := kv.Open(path, kv.Options{})
+	require.NoError(t, err)
+	f, err := db.Format()
+	require.NoError(t, err)
+	assert.Equal(t, kv.FormatVersion, f)
+	require.NoError(t, db.Close())
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	assert.ElementsMatch(t, []string{"new.sg", "new.sg.creating-123"}, names, "no temporary of this creation is left")
+	db, err = kv.Open(path, kv.Options{ReadOnly: true})
+	require.NoError(t, err)
+	require.NoError(t, db.Close())
+}
