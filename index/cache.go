@@ -153,59 +153,6 @@ func (p *posting) decodeBlock(i int, reserved bool) (*chunk, error) {
 	return c, nil
 }
 
-// unionMemo is the union of the docs of parts, a multi-field term's
-// lists by field (nil where a field lacks the term), and for each doc
-// which of the fields that have the term (fields) hold it: mask[i] bit k
-// is set when fields[k] holds docs[i] (nil with one field or more than
-// eight). A doc's score is bounded by its fields' bounds alone (see
-// search.maskBound): a doc holding the term only in a light field cannot
-// score like one holding it in the title.
-type unionMemo struct {
-	parts  []*chunk
-	docs   []uint32
-	fields []uint8
-	mask   []uint8
-}
-
-// unionOf returns the union of the docs of parts (the term's lists by
-// field, p's among them), merged once per set of lists rather than per
-// query: decoded lists are never modified, so the same chunks have the
-// same union. A term whose lists change is loaded into new postings and
-// chunks, so a stale memo never matches.
-func (p *posting) unionOf(parts []*chunk) *unionMemo {
-	if m := p.union.Load(); m != nil && slices.Equal(m.parts, parts) {
-		return m
-	}
-	m := &unionMemo{parts: slices.Clone(parts), docs: unionDocs(parts)}
-	for f, c := range parts {
-		if c != nil && len(c.docs) > 0 {
-			m.fields = append(m.fields, uint8(f))
-		}
-	}
-	size := 0
-	if len(m.fields) > 1 {
-		size = len(m.docs) * 4 // a merged copy (one list is its own union)
-	}
-	if np := len(m.fields); np > 1 && np <= 8 {
-		m.mask = make([]uint8, len(m.docs))
-		for k, f := range m.fields {
-			c, j := parts[f], 0
-			for i, d := range m.docs {
-				if j < len(c.docs) && c.docs[j] == d {
-					m.mask[i] |= 1 << k
-					j++
-				}
-			}
-		}
-		size += len(m.docs)
-	}
-	p.union.Store(m)
-	if size > 0 {
-		p.charge(size / unitBytes)
-	}
-	return m
-}
-
 // all returns every posting of the list decoded into one chunk.
 func (p *posting) all() (*chunk, error) {
 	if c := p.flat.Load(); c != nil {

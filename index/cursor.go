@@ -335,9 +335,9 @@ func (s *search) scanTo(qt *qterm, rest, threshold float64) {
 // qt's cursor to the next doc of its union whose BM25F, with rest added,
 // can reach threshold (ties pass). The saturation is monotone in the
 // pseudo-frequency tf~, so the test is tf~ against the least one that
-// passes, found by bisection once per rest and threshold; tf~ is summed
-// exactly as termScore sums it, so the docs that pass are those whose
-// score would.
+// passes, found by bisection once per rest and threshold; a doc whose
+// bound in the union's table passes has its tf~ summed exactly as
+// termScore sums it, so the docs that pass are those whose score would.
 func (s *search) scanUnion(qt *qterm, rest, threshold float64) {
 	if qt.doc == endDoc {
 		return
@@ -346,10 +346,15 @@ func (s *search) scanUnion(qt *qterm, rest, threshold float64) {
 		qt.scanRest, qt.scanThreshold, qt.scanReady = rest, threshold, true
 		qt.scanPseudo = leastPassing(func(p float64) bool { return params.Saturate(p, qt.idf)*ubSlack+rest >= threshold })
 	}
+	if qt.pub == nil {
+		// A scan passes over most of the union: the table's bound costs
+		// a compare per doc, and only the docs it passes are summed.
+		qt.pub = qt.um.pseudoFor(s.bfields, s.avgs)
+	}
 	least := qt.scanPseudo
-	docs, mask := qt.union.docs, qt.um.mask
-	for i := qt.ci; i < len(docs); i++ {
-		if s.pseudo(qt, mask[i], docs[i]) >= least {
+	docs, mask, pub := qt.union.docs, qt.um.mask, qt.pub[:len(qt.union.docs)]
+	for i := qt.ci; i < len(pub); i++ {
+		if float64(pub[i]) >= least && s.pseudo(qt, mask[i], docs[i]) >= least {
 			qt.ci, qt.doc = i, docs[i]
 			return
 		}

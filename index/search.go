@@ -74,6 +74,10 @@ type qterm struct {
 	// (k*4+tf-1)<<memoLenBits | length (0: not yet computed), for the
 	// same reason as memo.
 	fmemo []float64
+	// pub is the union's table bounding its docs' pseudo-frequencies
+	// under this query's averages (unionMemo.pseudoFor), nil until
+	// scanUnion needs it.
+	pub []float32
 	// scanTo's length limits per tf for its last rest and threshold
 	// (scanUnion's: the least pseudo-frequency that passes, scanPseudo).
 	scanRest, scanThreshold float64
@@ -469,40 +473,6 @@ func (s *search) bestPoint(f int, front []tfLen) (tf, l float64) {
 		}
 	}
 	return tf, l
-}
-
-// unionDocs merges the sorted doc lists of a term's fields (linear
-// merges; a term usually occurs in one or two fields).
-func unionDocs(cs []*chunk) []uint32 {
-	var out []uint32
-	for _, c := range cs {
-		if c == nil || len(c.docs) == 0 {
-			continue
-		}
-		if out == nil {
-			out = c.docs // shared, never modified
-			continue
-		}
-		merged := make([]uint32, 0, len(out)+len(c.docs))
-		i, j := 0, 0
-		for i < len(out) && j < len(c.docs) {
-			switch a, b := out[i], c.docs[j]; {
-			case a < b:
-				merged = append(merged, a)
-				i++
-			case a > b:
-				merged = append(merged, b)
-				j++
-			default:
-				merged = append(merged, a)
-				i++
-				j++
-			}
-		}
-		merged = append(merged, out[i:]...)
-		out = append(merged, c.docs[j:]...)
-	}
-	return out
 }
 
 // start sets up the terms' cursors and bound memos for the persisted pass.

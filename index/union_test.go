@@ -2,6 +2,7 @@ package index
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
@@ -10,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/stratagate/stratagate/bm25"
 	"github.com/stratagate/stratagate/kv"
 )
 
@@ -135,4 +137,105 @@ func TestUnionMasks(t *testing.T) {
 		}
 		return nil
 	}))
+}
+
+// A masked union's table bounds, for each doc, the pseudo-frequency
+// whose saturation is bm25.BM25F's score over the doc's fields, tightly
+// (within a float32 step); it is reused while the averages stand and
+// recomputed when a write moves them, and scans filtered by it find what
+// exhaustive search finds.
+func TestUnionPseudoTable(t *testing.T) {
+	db, err := kv.Open(filepath.Join(t.TempDir(), "p.sg"), kv.Options{NoSync: true})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = db.Close() })
+	fields := []Field{{Name: "title", Weight: 4}, {Name: "body", B: 0.3}, {Name: "tags", Weight: 0.5, B: -1}}
+	ix := New("p", fields, Options{})
+	r := rand.New(rand.NewPCG(5, 6))
+	next := uint64(1)
+	add := func(n int, word string) {
+		require.NoError(t, db.Update(func(tx *bolt.Tx) error {
+			for range n {
+				doc := Doc{ID: next, Scope: "s"}
+				next++
+				for range fields {
+					var text []string
+					for range 1 + r.IntN(9) {
+						text = append(text, fmt.Sprint(word, r.IntN(12)))
+					}
+					doc.Fields = append(doc.Fields, text)
+				}
+				if _, err := ix.Add(tx, doc); err != nil {
+					return err
+				}
+			}
+			return nil
+		}))
+	}
+	table := func() (*pseudoTab, *unionMemo) {
+		var tab *pseudoTab
+		var m *unionMemo
+		require.NoError(t, db.View(func(tx *bolt.Tx) error {
+			q := Query{Terms: []string{"w3"}, Scopes: []string{"s"}, K: 3}
+			got, err := ix.Search(tx, q)
+			require.NoError(t, err)
+			want, err := ix.SearchExhaustive(tx, q)
+			require.NoError(t, err)
+			require.Equal(t, want, got)
+			b, err := ix.buckets(tx)
+			require.NoError(t, err)
+			p, err := ix.term(b, 0, "w3")
+			require.NoError(t, err)
+			m = p.union.Load()
+			require.NotNil(t, m)
+			tab = m.pseudo.Load()
+			return nil
+		}))
+		return tab, m
+	}
+	add(800, "w")
+	tab, m := table()
+	require.NotNil(t, tab, "a scan of the union builds the table")
+	require.Len(t, tab.ub, len(m.docs))
+	for i, d := range m.docs {
+		tfs, lens := make([]float64, len(fields)), make([]float64, len(fields))
+		for f, c := range m.parts {
+			lens[f] = 1
+			if j := slices.Index(c.docs, d); j >= 0 {
+				tfs[f], lens[f] = float64(c.tfs[j]), float64(c.lens[j])
+			}
+		}
+		var exact float64
+		for f := range fields {
+			if tfs[f] > 0 {
+				exact += bm25.FieldPart(tab.bfields[f], tfs[f], lens[f], tab.avgs[f])
+			}
+		}
+		require.Equal(t, bm25.BM25F(params, tab.bfields, tfs, lens, tab.avgs, 1.5), params.Saturate(exact, 1.5), "doc %d", d)
+		ub := float64(tab.ub[i])
+		require.GreaterOrEqual(t, ub, exact, "doc %d", d)
+		require.Less(t, float64(math.Nextafter32(tab.ub[i], 0)), exact, "doc %d: the least float32 bound", d)
+	}
+	again, _ := table()
+	require.Same(t, tab, again, "unchanged averages reuse the table")
+
+	add(1, "z") // a doc without the term: same union, new averages
+	moved, m2 := table()
+	require.Same(t, m, m2)
+	require.NotNil(t, moved)
+	require.NotSame(t, tab, moved, "a write moves the averages")
+	require.NotEqual(t, tab.avgs, moved.avgs)
+}
+
+func TestRoundUp32(t *testing.T) {
+	for _, v := range []float64{0, 1, 0.1, 1.0 / 3, 1e-40, math.MaxFloat32, math.MaxFloat64, math.Inf(1), math.NaN()} {
+		f := roundUp32(v)
+		if v != v {
+			require.True(t, math.IsInf(float64(f), 1))
+			continue
+		}
+		require.GreaterOrEqual(t, float64(f), v, "%v", v)
+		if v > 0 && v <= math.MaxFloat32 {
+			require.Less(t, float64(math.Nextafter32(f, 0)), v, "%v", v)
+		}
+	}
 }

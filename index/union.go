@@ -1,0 +1,159 @@
+package index
+
+import (
+	"math"
+	"slices"
+	"sync/atomic"
+
+	"github.com/stratagate/stratagate/bm25"
+)
+
+// unionMemo is the union of the docs of parts, a multi-field term's
+// lists by field (nil where a field lacks the term), and for each doc
+// which of the fields that have the term (fields) hold it: mask[i] bit k
+// is set when fields[k] holds docs[i] (nil with one field or more than
+// eight). A doc's score is bounded by its fields' bounds alone (see
+// search.maskBound): a doc holding the term only in a light field cannot
+// score like one holding it in the title.
+type unionMemo struct {
+	parts  []*chunk
+	docs   []uint32
+	fields []uint8
+	mask   []uint8
+	// pseudo is a table bounding each doc's BM25F pseudo-frequency under
+	// the field parameters and average lengths of the last query that
+	// asked (see pseudoFor); nil until one does (only with masks). host is
+	// the posting the memo is cached on, charged for the table.
+	pseudo atomic.Pointer[pseudoTab]
+	host   *posting
+}
+
+// pseudoTab bounds a union's BM25F pseudo-frequencies: ub[i] is at
+// least that of docs[i] under bfields and avgs. Half the size of the
+// exact float64s: the table only filters (a scan checks the docs that
+// pass it exactly), and the postings cache holds it beside the lists.
+type pseudoTab struct {
+	bfields []bm25.Field
+	avgs    []float64
+	ub      []float32
+}
+
+// pseudoFor returns the table bounding the pseudo-frequency of every doc
+// of the union under bfields and avgs (the memo must have masks: at most
+// eight fields hold the term). It is computed once per set of
+// averages rather than per query and doc. The averages move with every
+// write, so the first scan after a write pays one pass over the union
+// (about what every scan paid before), later ones a compare per doc.
+func (m *unionMemo) pseudoFor(bfields []bm25.Field, avgs []float64) []float32 {
+	old := m.pseudo.Load()
+	if old != nil && slices.Equal(old.bfields, bfields) && slices.Equal(old.avgs, avgs) {
+		return old.ub
+	}
+	t := &pseudoTab{bfields: slices.Clone(bfields), avgs: slices.Clone(avgs), ub: make([]float32, len(m.docs))}
+	var pos [8]int // each field's position in its list (the mask says which hold the doc)
+	for i := range m.docs {
+		var v float64
+		for k, f := range m.fields {
+			if m.mask[i]&(1<<k) == 0 {
+				continue
+			}
+			c, j := m.parts[f], pos[k]
+			pos[k]++
+			if tf := c.tfs[j]; tf > 0 && bfields[f].Weight > 0 {
+				v += bm25.FieldPart(bfields[f], float64(tf), float64(c.lens[j]), avgs[f])
+			}
+		}
+		t.ub[i] = roundUp32(v)
+	}
+	// Charge the table once: a later one replaces it at the same size.
+	if m.pseudo.CompareAndSwap(old, t) && old == nil {
+		m.host.charge(len(t.ub) * 4 / unitBytes)
+	}
+	return t.ub
+}
+
+// roundUp32 returns the least float32 not below v: +Inf past float32's
+// range, and for NaN (which a bound must not filter out), +Inf.
+func roundUp32(v float64) float32 {
+	if v != v {
+		return float32(math.Inf(1))
+	}
+	f := float32(v)
+	if float64(f) < v {
+		f = math.Nextafter32(f, float32(math.Inf(1)))
+	}
+	return f
+}
+
+// unionOf returns the union of the docs of parts (the term's lists by
+// field, p's among them), merged once per set of lists rather than per
+// query: decoded lists are never modified, so the same chunks have the
+// same union. A term whose lists change is loaded into new postings and
+// chunks, so a stale memo never matches.
+func (p *posting) unionOf(parts []*chunk) *unionMemo {
+	if m := p.union.Load(); m != nil && slices.Equal(m.parts, parts) {
+		return m
+	}
+	m := &unionMemo{parts: slices.Clone(parts), docs: unionDocs(parts), host: p}
+	for f, c := range parts {
+		if c != nil && len(c.docs) > 0 {
+			m.fields = append(m.fields, uint8(f))
+		}
+	}
+	size := 0
+	if len(m.fields) > 1 {
+		size = len(m.docs) * 4 // a merged copy (one list is its own union)
+	}
+	if np := len(m.fields); np > 1 && np <= 8 {
+		m.mask = make([]uint8, len(m.docs))
+		for k, f := range m.fields {
+			c, j := parts[f], 0
+			for i, d := range m.docs {
+				if j < len(c.docs) && c.docs[j] == d {
+					m.mask[i] |= 1 << k
+					j++
+				}
+			}
+		}
+		size += len(m.docs)
+	}
+	p.union.Store(m)
+	if size > 0 {
+		p.charge(size / unitBytes)
+	}
+	return m
+}
+
+// unionDocs merges the sorted doc lists of a term's fields (linear
+// merges; a term usually occurs in one or two fields).
+func unionDocs(cs []*chunk) []uint32 {
+	var out []uint32
+	for _, c := range cs {
+		if c == nil || len(c.docs) == 0 {
+			continue
+		}
+		if out == nil {
+			out = c.docs // shared, never modified
+			continue
+		}
+		merged := make([]uint32, 0, len(out)+len(c.docs))
+		i, j := 0, 0
+		for i < len(out) && j < len(c.docs) {
+			switch a, b := out[i], c.docs[j]; {
+			case a < b:
+				merged = append(merged, a)
+				i++
+			case a > b:
+				merged = append(merged, b)
+				j++
+			default:
+				merged = append(merged, a)
+				i++
+				j++
+			}
+		}
+		merged = append(merged, out[i:]...)
+		out = append(merged, c.docs[j:]...)
+	}
+	return out
+}
