@@ -139,8 +139,22 @@ func BenchmarkSearchEventsLexical(b *testing.B) {
 	})
 }
 
-// benchSearch times search over BenchmarkSearchEvents' queries.
-func benchSearch(b *testing.B, search func(tx *bolt.Tx, q Query) error) {
+// BenchmarkSearchEventsAfterWrite is BenchmarkSearchEvents with a card
+// committed before each query (untimed): every write moves the index's
+// average field lengths, so it shows what a query pays for memos keyed on
+// them (the unions' pseudo-frequency tables) when writes and searches
+// interleave, as they do for a live agent. It grows the shared corpus by
+// one card per iteration, so it runs after the other search benchmarks.
+func BenchmarkSearchEventsAfterWrite(b *testing.B) {
+	benchSearch(b, func(tx *bolt.Tx, q Query) error {
+		_, err := Search(tx, cardsIx, q)
+		return err
+	}, true)
+}
+
+// benchSearch times search over BenchmarkSearchEvents' queries, with a
+// card written before each one if write is set.
+func benchSearch(b *testing.B, search func(tx *bolt.Tx, q Query) error, write ...bool) {
 	buildCards(b)
 	rng := rand.New(rand.NewPCG(7, 7))
 	var queries []Query
@@ -173,6 +187,23 @@ func benchSearch(b *testing.B, search func(tx *bolt.Tx, q Query) error) {
 	b.ResetTimer()
 	i := 0
 	for b.Loop() {
+		if len(write) > 0 && write[0] {
+			b.StopTimer()
+			c := Card{Scope: "global", Thread: "t1", SourceBlockID: 1, SourceMessageIDs: []uint64{1},
+				Title: cardWords[i%100] + " " + cardWords[1000+i%20000], Summary: cardWords[i%50], EventType: Types[0], Status: StatusCompleted,
+				Criticality: CriticalityRoutine, Lifecycle: LifecycleActive, CreatedAt: time.Date(2023, 1, 1, 0, 0, 0, 0, time.UTC),
+				Temporal: Temporal{MentionedAt: time.Date(2023, 1, 1, 0, 0, 0, 0, time.UTC), Precision: "day", Basis: "explicit"}}
+			if err := cardsDB.Update(func(tx *bolt.Tx) error {
+				if err := insert(tx, &c); err != nil {
+					return err
+				}
+				_, err := cardsIx.Add(tx, Doc(&c))
+				return err
+			}); err != nil {
+				b.Fatal(err)
+			}
+			b.StartTimer()
+		}
 		t0 := time.Now()
 		run(queries[i%len(queries)])
 		lat = append(lat, time.Since(t0))
