@@ -94,27 +94,23 @@ func (p *posting) unionOf(parts []*chunk) *unionMemo {
 	if m := p.union.Load(); m != nil && slices.Equal(m.parts, parts) {
 		return m
 	}
-	m := &unionMemo{parts: slices.Clone(parts), docs: unionDocs(parts), host: p}
+	m := &unionMemo{parts: slices.Clone(parts), host: p}
 	for f, c := range parts {
 		if c != nil && len(c.docs) > 0 {
 			m.fields = append(m.fields, uint8(f))
 		}
 	}
+	switch np := len(m.fields); {
+	case np > 1 && np <= 8:
+		m.docs, m.mask = unionMasks(parts, m.fields)
+	default:
+		m.docs = unionDocs(parts)
+	}
 	size := 0
 	if len(m.fields) > 1 {
 		size = len(m.docs) * 4 // a merged copy (one list is its own union)
 	}
-	if np := len(m.fields); np > 1 && np <= 8 {
-		m.mask = make([]uint8, len(m.docs))
-		for k, f := range m.fields {
-			c, j := parts[f], 0
-			for i, d := range m.docs {
-				if j < len(c.docs) && c.docs[j] == d {
-					m.mask[i] |= 1 << k
-					j++
-				}
-			}
-		}
+	if m.mask != nil {
 		size += len(m.docs)
 	}
 	p.union.Store(m)
@@ -122,6 +118,55 @@ func (p *posting) unionOf(parts []*chunk) *unionMemo {
 		p.charge(size / unitBytes)
 	}
 	return m
+}
+
+// unionMasks returns the union of the docs of the lists of fields (two to
+// eight, each non-empty) and each doc's mask: bit k set when
+// parts[fields[k]] holds it. Where the docs span a range not much wider
+// than their postings (a common word), each field ORs its bit into a
+// byte per doc of the range, which is then compacted: no compare per
+// posting that a merge could mispredict. Sparser lists are merged.
+func unionMasks(parts []*chunk, fields []uint8) (docs []uint32, mask []uint8) {
+	lo, hi, total := uint32(endDoc), uint32(0), 0
+	for _, f := range fields {
+		d := parts[f].docs
+		lo, hi, total = min(lo, d[0]), max(hi, d[len(d)-1]), total+len(d)
+	}
+	if span := int(hi-lo) + 1; span <= 4*total {
+		bits := make([]uint8, span)
+		for k, f := range fields {
+			for _, d := range parts[f].docs {
+				bits[d-lo] |= 1 << k
+			}
+		}
+		n := 0
+		for _, b := range bits {
+			if b != 0 {
+				n++
+			}
+		}
+		docs, mask = make([]uint32, n), make([]uint8, n)
+		j := 0
+		for i, b := range bits {
+			if b != 0 {
+				docs[j], mask[j] = lo+uint32(i), b
+				j++
+			}
+		}
+		return docs, mask
+	}
+	docs = unionDocs(parts)
+	mask = make([]uint8, len(docs))
+	for k, f := range fields {
+		c, j := parts[f], 0
+		for i, d := range docs {
+			if j < len(c.docs) && c.docs[j] == d {
+				mask[i] |= 1 << k
+				j++
+			}
+		}
+	}
+	return docs, mask
 }
 
 // unionDocs merges the sorted doc lists of a term's fields (linear

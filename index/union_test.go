@@ -239,3 +239,40 @@ func TestRoundUp32(t *testing.T) {
 		}
 	}
 }
+
+// unionMasks gives the docs and masks a plain merge gives, on dense lists
+// (the byte-per-doc path) and sparse ones (the merge), with fields
+// overlapping in every way.
+func TestUnionMasksPaths(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 9))
+	for trial := range 300 {
+		nf := 2 + r.IntN(7)
+		span := 1 + r.IntN(2000)
+		base := uint32(1 + r.IntN(1<<20))
+		density := []float64{0.001, 0.01, 0.2, 0.9}[r.IntN(4)]
+		parts := make([]*chunk, nf+1) // the last field lacks the term
+		var fields []uint8
+		for f := range nf {
+			c := &chunk{}
+			for d := range uint32(span) {
+				if r.Float64() < density {
+					c.docs = append(c.docs, base+d)
+				}
+			}
+			if len(c.docs) == 0 {
+				c.docs = []uint32{base + uint32(r.IntN(span))}
+			}
+			parts[f] = c
+			fields = append(fields, uint8(f))
+		}
+		docs, mask := unionMasks(parts, fields)
+		want := unionDocs(parts)
+		require.Equal(t, want, docs, "trial %d", trial)
+		require.Len(t, mask, len(docs))
+		for i, d := range docs {
+			for k, f := range fields {
+				require.Equal(t, slices.Contains(parts[f].docs, d), mask[i]&(1<<k) != 0, "trial %d doc %d field %d", trial, d, f)
+			}
+		}
+	}
+}
