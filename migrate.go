@@ -34,8 +34,10 @@ var migrateBatch = 512
 // the blocks and deletes message_block and thread_messages, in the
 // transaction that raises the format (a few bytes per block: even a file
 // of a million messages writes a few MB), so a crash leaves either the
-// old layout or the new one. A read-only Open migrates nothing; kv.Open
-// refuses it for a file older than this build's format.
+// old layout or the new one. Format 4 → 5 rewrites nothing: version 2
+// card records stay readable, and new cards are written as version 3.
+// A read-only Open migrates nothing; kv.Open refuses it for a file older
+// than kv.MinReadFormat.
 func (m *Memory) migrate() error {
 	format, err := m.db.Format()
 	if err != nil {

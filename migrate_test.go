@@ -386,3 +386,48 @@ func TestMigrateFormat3Spans(t *testing.T) {
 		return nil
 	}))
 }
+
+// TestMigrateFormat4: a format 4 file (its cards version 2 or 3, which
+// every reader decodes) opens read-only as it is, and a writable Open
+// raises it to format 5 without rewriting a card.
+func TestMigrateFormat4(t *testing.T) {
+	src := sampleFile(t)
+	cards := func(path string) map[string]string {
+		db, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
+		require.NoError(t, err)
+		defer db.Close()
+		m := map[string]string{}
+		require.NoError(t, db.View(func(tx *bolt.Tx) error {
+			return tx.Bucket(kv.BucketEvents).ForEach(func(k, v []byte) error {
+				m[string(k)] = string(v)
+				return nil
+			})
+		}))
+		return m
+	}
+	path := damagedCopy(t, src, func(tx *bolt.Tx) error { return setFormat(tx, 4) })
+	before := cards(path)
+	require.NotEmpty(t, before)
+
+	ro, err := stratagate.Open(path, &stratagate.Options{ReadOnly: true})
+	require.NoError(t, err)
+	hits, err := ro.SearchEvents(ctx, stratagate.Query{Text: "Leo", Scopes: []string{"global", "project:atlas"}})
+	require.NoError(t, err)
+	require.NotEmpty(t, hits)
+	require.NoError(t, ro.Close())
+	_, format := recordVersions(t, path)
+	require.Equal(t, uint32(4), format, "a read-only Open changes nothing")
+
+	mem, err := stratagate.Open(path, &stratagate.Options{NoSync: true})
+	require.NoError(t, err)
+	again, err := mem.SearchEvents(ctx, stratagate.Query{Text: "Leo", Scopes: []string{"global", "project:atlas"}})
+	require.NoError(t, err)
+	assert.Equal(t, len(hits), len(again))
+	rep, err := mem.Verify(ctx)
+	require.NoError(t, err)
+	assert.True(t, rep.OK, "%v", rep.Violations)
+	require.NoError(t, mem.Close())
+	_, format = recordVersions(t, path)
+	assert.Equal(t, kv.FormatVersion, format)
+	assert.Equal(t, before, cards(path), "no card is rewritten")
+}

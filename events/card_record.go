@@ -4,40 +4,59 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/stratagate/stratagate/kv"
 )
 
 // Card record versions. Version 1 is cardRecord in msgpack; version 2
-// (written from file format 4) is a binary layout of the same fields,
-// the lifecycle first so that GetLifecycle reads a few bytes:
+// (file format 4) is a binary layout of the same fields, the lifecycle
+// first so that GetLifecycle reads a few bytes; version 3 is version 2
+// with the card's texts (summary, quotes, title, tags, participants,
+// entities) moved together, each either literal or a reference to a
+// piece of one written before it:
 //
-//	version 2 card record
+//	version 3 card record
 //	+----+-----------+----------------+------------+----------------+
-//	| 02 | lifecycle | prev lifecycle | id uvarint | superseded by  |
+//	| 03 | lifecycle | prev lifecycle | id uvarint | superseded by  |
 //	+----+-----------+----------------+------------+----------------+
-//	| scope | thread | block uvarint | source msgs | title | summary  |
-//	| tags | quotes | type | status | participants | entities       |
-//	| criticality | mentioned, happened start, happened end, created  |
-//	| time text | precision | basis | approx byte | supersedes      |
+//	| scope | thread | block uvarint | source msgs                    |
+//	| texts: summary | quotes | title | tags | participants | entities |
+//	| type | status | criticality                                     |
+//	| mentioned, happened start, happened end, created                |
+//	| time text | precision | basis | approx byte | supersedes        |
 //	| conflicts                                                      |
 //	+----------------------------------------------------------------+
 //	strings: uvarint length, bytes; string lists: count, strings; id
 //	lists: count, then zigzag varint differences (the first from 0);
 //	times: 0 (none) or 1, zigzag Unix nanoseconds, zigzag offset (s).
+//	A text is a uvarint h: h even, h/2 literal bytes follow; h odd, it is
+//	the (h-1)/2 bytes at offset off of the src'th text before it (src,
+//	off uvarints). Version 2 has the same fields, the texts plain strings
+//	in the order title, summary, tags, quotes, type, status,
+//	participants, entities, criticality.
 //
-// At 20k bench turns a card went from ~472 to ~345 bytes (msgpack's 27
-// field names and its time maps), and reading the fields an extraction
-// shows of an earlier card no longer goes through reflection.
+// At 20k bench turns a card went from ~472 to ~345 bytes in version 2
+// (msgpack's 27 field names and its time maps). Version 3 removes what a
+// card repeats of itself: the heuristic model's title is its quote, its
+// summary the speaker and the quote, and names recur in the texts; a
+// model that paraphrases pays a bit per text.
 const (
 	cardVersionV1 byte = 1
-	cardVersion   byte = 2
+	cardVersionV2 byte = 2
+	cardVersion   byte = 3
 	// blockCardsVersion is the version of a block_events record (the ids
 	// of a block's cards, msgpack).
 	blockCardsVersion byte = 1
 )
 
-// encodeCard returns r's version 2 record.
+// binaryCard reports whether v is a version 2 or 3 card record (else
+// version 1, msgpack, or damage).
+func binaryCard(v []byte) bool {
+	return len(v) > 0 && (v[0] == cardVersionV2 || v[0] == cardVersion)
+}
+
+// encodeCard returns r's version 3 record.
 func encodeCard(r *cardRecord) []byte {
 	n := 64 + len(r.Scope) + len(r.Thread) + len(r.Title) + len(r.Summary) + len(r.TimeText) + 3*(len(r.Msgs)+len(r.Supersedes)+len(r.Conflicts))
 	for _, l := range [][]string{r.Tags, r.Quotes, r.Participants, r.Entities} {
@@ -45,7 +64,8 @@ func encodeCard(r *cardRecord) []byte {
 			n += len(s) + 2
 		}
 	}
-	w := cardWriter{v: make([]byte, 0, n)}
+	var texts [16]string
+	w := cardWriter{v: make([]byte, 0, n), texts: texts[:0]}
 	w.v = append(w.v, cardVersion)
 	w.str(r.Lifecycle)
 	w.str(r.PrevLifecycle)
@@ -55,14 +75,14 @@ func encodeCard(r *cardRecord) []byte {
 	w.str(r.Thread)
 	w.uvarint(r.Block)
 	w.ids(r.Msgs)
-	w.str(r.Title)
-	w.str(r.Summary)
-	w.strs(r.Tags)
-	w.strs(r.Quotes)
+	w.text(r.Summary)
+	w.textList(r.Quotes)
+	w.text(r.Title)
+	w.textList(r.Tags)
+	w.textList(r.Participants)
+	w.textList(r.Entities)
 	w.str(r.Type)
 	w.str(r.Status)
-	w.strs(r.Participants)
-	w.strs(r.Entities)
 	w.str(r.Criticality)
 	for _, s := range []kv.Stamp{r.Mentioned, r.HStart, r.HEnd, r.Created} {
 		w.stamp(s)
@@ -80,7 +100,12 @@ func encodeCard(r *cardRecord) []byte {
 	return w.v
 }
 
-type cardWriter struct{ v []byte }
+// cardWriter appends a record; texts are the texts written so far, which
+// a later text may refer to.
+type cardWriter struct {
+	v     []byte
+	texts []string
+}
 
 func (w *cardWriter) uvarint(x uint64) { w.v = binary.AppendUvarint(w.v, x) }
 
@@ -94,6 +119,43 @@ func (w *cardWriter) strs(l []string) {
 	for _, s := range l {
 		w.str(s)
 	}
+}
+
+// text writes s as a reference to the first earlier text holding it, if
+// that is shorter than s itself, else literally.
+func (w *cardWriter) text(s string) {
+	if len(s) > 3 {
+		for src, t := range w.texts {
+			off := strings.Index(t, s)
+			if off < 0 {
+				continue
+			}
+			ref := binary.AppendUvarint(nil, uint64(len(s))<<1|1)
+			ref = binary.AppendUvarint(ref, uint64(src))
+			ref = binary.AppendUvarint(ref, uint64(off))
+			if len(ref) < uvarintLen(uint64(len(s))<<1)+len(s) {
+				w.v = append(w.v, ref...)
+				w.texts = append(w.texts, s)
+				return
+			}
+			break
+		}
+	}
+	w.uvarint(uint64(len(s)) << 1)
+	w.v = append(w.v, s...)
+	w.texts = append(w.texts, s)
+}
+
+func (w *cardWriter) textList(l []string) {
+	w.uvarint(uint64(len(l)))
+	for _, s := range l {
+		w.text(s)
+	}
+}
+
+func uvarintLen(x uint64) int {
+	var b [binary.MaxVarintLen64]byte
+	return binary.PutUvarint(b[:], x)
 }
 
 func (w *cardWriter) ids(l []uint64) {
@@ -117,10 +179,12 @@ func (w *cardWriter) stamp(s kv.Stamp) {
 
 var errCardRecord = errors.New("truncated or inconsistent")
 
-// cardReader reads a version 2 record; the first failure sticks.
+// cardReader reads a version 2 or 3 record; the first failure sticks.
+// texts are the version 3 texts read so far.
 type cardReader struct {
-	p   []byte
-	err error
+	p     []byte
+	err   error
+	texts []string
 }
 
 func (r *cardReader) uvarint() uint64 {
@@ -187,6 +251,52 @@ func (r *cardReader) strs() []string {
 	return out
 }
 
+// text reads a version 3 text: literal, or a piece of an earlier text
+// (shared with it, not copied).
+func (r *cardReader) text() string {
+	h := r.uvarint()
+	if r.err != nil {
+		return ""
+	}
+	var s string
+	if h&1 == 0 {
+		n := h >> 1
+		if n > uint64(len(r.p)) {
+			r.err = errCardRecord
+			return ""
+		}
+		s = string(r.p[:n])
+		r.p = r.p[n:]
+	} else {
+		n, src, off := h>>1, r.uvarint(), r.uvarint()
+		if r.err != nil {
+			return ""
+		}
+		if src >= uint64(len(r.texts)) || off > uint64(len(r.texts[src])) || n > uint64(len(r.texts[src]))-off {
+			r.err = errCardRecord
+			return ""
+		}
+		s = r.texts[src][off : off+n]
+	}
+	r.texts = append(r.texts, s)
+	return s
+}
+
+func (r *cardReader) textList() []string {
+	n := r.count()
+	if n == 0 {
+		return nil
+	}
+	out := make([]string, 0, n)
+	for range n {
+		out = append(out, r.text())
+	}
+	if r.err != nil {
+		return nil
+	}
+	return out
+}
+
 func (r *cardReader) ids() []uint64 {
 	n := r.count()
 	if n == 0 {
@@ -224,18 +334,26 @@ func (r *cardReader) stamp() kv.Stamp {
 	return kv.Stamp{N: nanos, Off: int32(off), Set: true}
 }
 
-// decodeCard decodes a card record of either version.
+// decodeCard decodes a card record of any version.
 func decodeCard(v []byte) (cardRecord, error) {
-	if len(v) == 0 || v[0] != cardVersion {
+	if !binaryCard(v) {
 		var r cardRecord
 		_, err := kv.Decode(v, &r, cardVersionV1)
 		return r, err
 	}
+	version := v[0]
 	r := cardReader{p: v[1:]}
 	c := cardRecord{Lifecycle: r.str(), PrevLifecycle: r.str(), ID: r.uvarint(), SupersededBy: r.uvarint()}
 	c.Scope, c.Thread, c.Block, c.Msgs = r.str(), r.str(), r.uvarint(), r.ids()
-	c.Title, c.Summary, c.Tags, c.Quotes = r.str(), r.str(), r.strs(), r.strs()
-	c.Type, c.Status, c.Participants, c.Entities, c.Criticality = r.str(), r.str(), r.strs(), r.strs(), r.str()
+	if version == cardVersionV2 {
+		c.Title, c.Summary, c.Tags, c.Quotes = r.str(), r.str(), r.strs(), r.strs()
+		c.Type, c.Status, c.Participants, c.Entities, c.Criticality = r.str(), r.str(), r.strs(), r.strs(), r.str()
+	} else {
+		r.texts = make([]string, 0, 12) // one allocation for most cards' texts
+		c.Summary, c.Quotes, c.Title, c.Tags = r.text(), r.textList(), r.text(), r.textList()
+		c.Participants, c.Entities = r.textList(), r.textList()
+		c.Type, c.Status, c.Criticality = r.str(), r.str(), r.str()
+	}
 	c.Mentioned, c.HStart, c.HEnd, c.Created = r.stamp(), r.stamp(), r.stamp(), r.stamp()
 	c.TimeText, c.Precision, c.Basis = r.str(), r.str(), r.str()
 	if r.err == nil {
@@ -251,14 +369,14 @@ func decodeCard(v []byte) (cardRecord, error) {
 		r.err = errCardRecord
 	}
 	if r.err != nil {
-		return cardRecord{}, fmt.Errorf("%w: version 2 card record: %v", kv.ErrCorrupt, r.err)
+		return cardRecord{}, fmt.Errorf("%w: version %d card record: %v", kv.ErrCorrupt, version, r.err)
 	}
 	return c, nil
 }
 
 // decodeLifecycle reads only a card record's lifecycle.
 func decodeLifecycle(v []byte) (string, error) {
-	if len(v) == 0 || v[0] != cardVersion {
+	if !binaryCard(v) {
 		var r struct {
 			Lifecycle string `msgpack:"l"`
 		}
@@ -268,7 +386,7 @@ func decodeLifecycle(v []byte) (string, error) {
 	r := cardReader{p: v[1:]}
 	lc := r.str()
 	if r.err != nil {
-		return "", fmt.Errorf("%w: version 2 card record: %v", kv.ErrCorrupt, r.err)
+		return "", fmt.Errorf("%w: version %d card record: %v", kv.ErrCorrupt, v[0], r.err)
 	}
 	return lc, nil
 }

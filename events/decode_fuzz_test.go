@@ -20,7 +20,8 @@ func FuzzDecodeEventRecords(f *testing.F) {
 		Temporal:  Temporal{MentionedAt: at, HappenedStart: at, HappenedEnd: at.Add(time.Hour), OriginalText: "today", Precision: "day"},
 		CreatedAt: at}
 	rec := c.record("")
-	seeds := [][]byte{encodeCard(&rec)}
+	rep := repetitiveCardRecord()
+	seeds := [][]byte{encodeCard(&rec), encodeCardV2(&rec), encodeCard(&rep)}
 	for _, v := range []any{&rec, []uint64{4, 5}, &Use{Adoptions: 2, LastTurn: 9, LastAt: at}} {
 		b, err := kv.Encode(cardVersionV1, v) // version 1 card, block_events and use records
 		require.NoError(f, err)
@@ -40,14 +41,14 @@ func FuzzDecodeEventRecords(f *testing.F) {
 			_, err := kv.Encode(cardVersionV1, &r)
 			require.NoError(t, err)
 		}
-		// Whatever a card record of either version holds, version 2 keeps
+		// Whatever a card record of any version holds, version 3 keeps
 		// (compared in its encoding: an unset time's offset, or an empty
 		// list against none, is nothing a reader sees).
 		if r, err := decodeCard(v); err == nil {
-			v2 := encodeCard(&r)
-			again, err := decodeCard(v2)
+			v3 := encodeCard(&r)
+			again, err := decodeCard(v3)
 			require.NoError(t, err)
-			require.Equal(t, v2, encodeCard(&again))
+			require.Equal(t, v3, encodeCard(&again))
 			require.Equal(t, r.card().Title, again.card().Title)
 			lc, err := decodeLifecycle(v)
 			require.NoError(t, err)

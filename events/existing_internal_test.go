@@ -57,3 +57,53 @@ func TestGetExistingEqualsGet(t *testing.T) {
 		return nil
 	}))
 }
+
+// A file written before card records version 3 holds version 2 ones:
+// every reader gives the same card from them, and the next change to a
+// card (forgetting it) writes it as version 3.
+func TestVersion2CardsRead(t *testing.T) {
+	db, err := kv.Open(filepath.Join(t.TempDir(), "x.sg"), kv.Options{NoSync: true})
+	require.NoError(t, err)
+	defer db.Close()
+	day := time.Date(2025, 4, 2, 0, 0, 0, 0, time.UTC)
+	c := Card{Scope: "global", Thread: "t", SourceBlockID: 3, SourceMessageIDs: []uint64{7},
+		Title: "Noah said the garden work is blocked", Summary: "Ana: Noah said the garden work is blocked.",
+		Quotes: []string{"Noah said the garden work is blocked."}, Tags: []string{"garden"}, EventType: Types[0],
+		Status: StatusCompleted, Participants: []string{"Ana"}, Entities: []string{"Noah"}, Criticality: CriticalityRoutine,
+		Temporal:  Temporal{MentionedAt: day, Precision: "day", Basis: "explicit"},
+		Lifecycle: LifecycleActive, CreatedAt: day}
+	var want Card
+	var wantExisting model.ExistingEvent
+	require.NoError(t, db.Update(func(tx *bolt.Tx) error {
+		require.NoError(t, insert(tx, &c))
+		var err error
+		want, err = Get(tx, c.ID)
+		require.NoError(t, err)
+		wantExisting, _, err = getExisting(tx, c.ID)
+		require.NoError(t, err)
+		b := tx.Bucket(kv.BucketEvents)
+		require.Equal(t, cardVersion, b.Get(kv.Key(c.ID))[0])
+		r, err := decodeCard(b.Get(kv.Key(c.ID)))
+		require.NoError(t, err)
+		return b.Put(kv.Key(c.ID), encodeCardV2(&r))
+	}))
+	require.NoError(t, db.Update(func(tx *bolt.Tx) error {
+		require.Equal(t, cardVersionV2, tx.Bucket(kv.BucketEvents).Get(kv.Key(c.ID))[0])
+		got, err := Get(tx, c.ID)
+		require.NoError(t, err)
+		assert.Equal(t, want, got)
+		ex, lc, err := getExisting(tx, c.ID)
+		require.NoError(t, err)
+		assert.Equal(t, wantExisting, ex)
+		assert.Equal(t, LifecycleActive, lc)
+		changed, err := SetForgotten(tx, c.ID, true)
+		require.NoError(t, err)
+		require.True(t, changed)
+		assert.Equal(t, cardVersion, tx.Bucket(kv.BucketEvents).Get(kv.Key(c.ID))[0])
+		got, err = Get(tx, c.ID)
+		require.NoError(t, err)
+		assert.Equal(t, LifecycleForgotten, got.Lifecycle)
+		assert.Equal(t, want.Quotes, got.Quotes)
+		return nil
+	}))
+}

@@ -66,7 +66,7 @@ type rankRecord struct {
 
 // decodeRankFields decodes the rank fields of a card record of either version.
 func decodeRankFields(v []byte) (rankRecord, error) {
-	if len(v) > 0 && v[0] == cardVersion {
+	if binaryCard(v) {
 		c, err := decodeCard(v)
 		if err != nil {
 			return rankRecord{}, err

@@ -108,7 +108,7 @@ func getExisting(tx *bolt.Tx, id uint64) (model.ExistingEvent, Lifecycle, error)
 	if v == nil {
 		return model.ExistingEvent{}, "", fmt.Errorf("event %d: %w", id, ErrNotFound)
 	}
-	if len(v) > 0 && v[0] == cardVersion {
+	if binaryCard(v) {
 		c, err := decodeCard(v)
 		if err != nil {
 			return model.ExistingEvent{}, "", fmt.Errorf("event %d: %w", id, err)

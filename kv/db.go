@@ -27,9 +27,17 @@ import (
 // each); a writable Open of an older file builds the spans and deletes
 // the two maps in one transaction. Message, receipt, thread and card
 // records are written as version 2 from format 4 (version 1 is still
-// read). A read-only Open of a file older than format 4 is refused (it
-// lacks thread_spans): open it read-write once.
-const FormatVersion uint32 = 4
+// read). Format 5: card records are written as version 3 (a card's texts
+// may refer to each other); a format 4 file is valid format 5 as it is,
+// and the number is raised so that a format 4 build, which cannot read
+// version 3 cards, refuses the file.
+const FormatVersion uint32 = 5
+
+// MinReadFormat is the oldest format a read-only Open accepts: files of
+// formats MinReadFormat to FormatVersion differ only in record versions
+// that every reader decodes. An older file lacks thread_spans: open it
+// read-write once.
+const MinReadFormat uint32 = 4
 
 var (
 	keyMagic   = []byte("magic")
@@ -151,11 +159,11 @@ func Open(path string, o Options) (db *DB, err error) {
 			if err := checkMeta(tx); err != nil {
 				return err
 			}
-			// Readers know only this format's layout; an older file is
+			// Readers know the layouts from MinReadFormat on; an older file is
 			// migrated by a writable Open (a file a writable Open left
 			// part way, with the new buckets created but the format not
 			// yet raised, is refused here too).
-			if v := binary.BigEndian.Uint32(tx.Bucket(BucketMeta).Get(keyFormat)); v < FormatVersion {
+			if v := binary.BigEndian.Uint32(tx.Bucket(BucketMeta).Get(keyFormat)); v < MinReadFormat {
 				return fmt.Errorf("%w: file format %d predates this build's %d: open it read-write once to upgrade", ErrVersionMismatch, v, FormatVersion)
 			}
 			for _, name := range AllBuckets {

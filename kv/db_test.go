@@ -165,6 +165,29 @@ func TestOpenOlderFormatAccepted(t *testing.T) {
 	assert.Equal(t, kv.FormatVersion-1, v, "Open does not silently rewrite the format")
 }
 
+// A read-only Open accepts a file of any format from MinReadFormat on
+// (they differ only in record versions every reader decodes) and refuses
+// an older one, saying how to upgrade it.
+func TestOpenReadOnlyOlderFormat(t *testing.T) {
+	for f := kv.MinReadFormat - 1; f <= kv.FormatVersion; f++ {
+		path := createClosed(t)
+		editBolt(t, path, func(tx *bolt.Tx) error {
+			return tx.Bucket(kv.BucketMeta).Put([]byte("format"), formatBytes(f))
+		})
+		db, err := kv.Open(path, kv.Options{ReadOnly: true, LockTimeout: time.Second})
+		if f < kv.MinReadFormat {
+			require.ErrorIs(t, err, kv.ErrVersionMismatch, "format %d", f)
+			assert.Contains(t, err.Error(), "open it read-write once")
+			continue
+		}
+		require.NoError(t, err, "format %d", f)
+		v, err := db.Format()
+		require.NoError(t, err)
+		assert.Equal(t, f, v)
+		require.NoError(t, db.Close())
+	}
+}
+
 func TestOpenForeignBboltFile(t *testing.T) {
 	path := dbPath(t)
 	editBolt(t, path, func(tx *bolt.Tx) error {
