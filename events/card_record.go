@@ -66,15 +66,7 @@ func encodeCard(r *cardRecord) []byte {
 	}
 	var texts [16]string
 	w := cardWriter{v: make([]byte, 0, n), texts: texts[:0]}
-	w.v = append(w.v, cardVersion)
-	w.str(r.Lifecycle)
-	w.str(r.PrevLifecycle)
-	w.uvarint(r.ID)
-	w.uvarint(r.SupersededBy)
-	w.str(r.Scope)
-	w.str(r.Thread)
-	w.uvarint(r.Block)
-	w.ids(r.Msgs)
+	w.head(cardVersion, r)
 	w.text(r.Summary)
 	w.textList(r.Quotes)
 	w.text(r.Title)
@@ -84,6 +76,25 @@ func encodeCard(r *cardRecord) []byte {
 	w.str(r.Type)
 	w.str(r.Status)
 	w.str(r.Criticality)
+	w.tail(r)
+	return w.v
+}
+
+// head writes what versions 2 and 3 share before the card's texts.
+func (w *cardWriter) head(version byte, r *cardRecord) {
+	w.v = append(w.v, version)
+	w.str(r.Lifecycle)
+	w.str(r.PrevLifecycle)
+	w.uvarint(r.ID)
+	w.uvarint(r.SupersededBy)
+	w.str(r.Scope)
+	w.str(r.Thread)
+	w.uvarint(r.Block)
+	w.ids(r.Msgs)
+}
+
+// tail writes what versions 2 and 3 share after the card's texts.
+func (w *cardWriter) tail(r *cardRecord) {
 	for _, s := range []kv.Stamp{r.Mentioned, r.HStart, r.HEnd, r.Created} {
 		w.stamp(s)
 	}
@@ -97,7 +108,6 @@ func encodeCard(r *cardRecord) []byte {
 	}
 	w.ids(r.Supersedes)
 	w.ids(r.Conflicts)
-	return w.v
 }
 
 // cardWriter appends a record; texts are the texts written so far, which
@@ -236,14 +246,17 @@ func (r *cardReader) str() string {
 	return s
 }
 
-func (r *cardReader) strs() []string {
+func (r *cardReader) strs() []string { return r.list(r.str) }
+
+// list reads a count, then that many strings with read.
+func (r *cardReader) list(read func() string) []string {
 	n := r.count()
 	if n == 0 {
 		return nil
 	}
 	out := make([]string, 0, n)
 	for range n {
-		out = append(out, r.str())
+		out = append(out, read())
 	}
 	if r.err != nil {
 		return nil
@@ -282,20 +295,7 @@ func (r *cardReader) text() string {
 	return s
 }
 
-func (r *cardReader) textList() []string {
-	n := r.count()
-	if n == 0 {
-		return nil
-	}
-	out := make([]string, 0, n)
-	for range n {
-		out = append(out, r.text())
-	}
-	if r.err != nil {
-		return nil
-	}
-	return out
-}
+func (r *cardReader) textList() []string { return r.list(r.text) }
 
 func (r *cardReader) ids() []uint64 {
 	n := r.count()

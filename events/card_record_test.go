@@ -25,15 +25,8 @@ func fullCardRecord() cardRecord {
 // encodeCardV2 writes r as a version 2 record (what files of format 4
 // hold from before version 3), for the tests of reading them.
 func encodeCardV2(r *cardRecord) []byte {
-	w := cardWriter{v: []byte{cardVersionV2}}
-	w.str(r.Lifecycle)
-	w.str(r.PrevLifecycle)
-	w.uvarint(r.ID)
-	w.uvarint(r.SupersededBy)
-	w.str(r.Scope)
-	w.str(r.Thread)
-	w.uvarint(r.Block)
-	w.ids(r.Msgs)
+	w := cardWriter{}
+	w.head(cardVersionV2, r)
 	w.str(r.Title)
 	w.str(r.Summary)
 	w.strs(r.Tags)
@@ -43,15 +36,7 @@ func encodeCardV2(r *cardRecord) []byte {
 	w.strs(r.Participants)
 	w.strs(r.Entities)
 	w.str(r.Criticality)
-	for _, s := range []kv.Stamp{r.Mentioned, r.HStart, r.HEnd, r.Created} {
-		w.stamp(s)
-	}
-	w.str(r.TimeText)
-	w.str(r.Precision)
-	w.str(r.Basis)
-	w.v = append(w.v, map[bool]byte{false: 0, true: 1}[r.Approx])
-	w.ids(r.Supersedes)
-	w.ids(r.Conflicts)
+	w.tail(r)
 	return w.v
 }
 
@@ -120,15 +105,8 @@ func TestCardRecordV3References(t *testing.T) {
 // textRecord returns a version 3 record up to its texts, then texts as
 // given (raw bytes), then nothing: a decoder must fail inside the texts.
 func textRecord(texts ...byte) []byte {
-	w := cardWriter{v: []byte{cardVersion}}
-	w.str("active")
-	w.str("")
-	w.uvarint(1)
-	w.uvarint(0)
-	w.str("global")
-	w.str("t")
-	w.uvarint(1)
-	w.ids(nil)
+	w := cardWriter{}
+	w.head(cardVersion, &cardRecord{Lifecycle: "active", ID: 1, Scope: "global", Thread: "t", Block: 1})
 	return append(w.v, texts...)
 }
 
