@@ -41,8 +41,9 @@ func TestGetExistingEqualsGet(t *testing.T) {
 		return nil
 	}))
 	require.NoError(t, db.View(func(tx *bolt.Tx) error {
+		cur := tx.Bucket(kv.BucketEvents).Cursor()
 		for _, c := range cards {
-			got, lc, err := getExisting(tx, c.ID)
+			got, lc, err := getExisting(cur, c.ID)
 			require.NoError(t, err)
 			want, err := Get(tx, c.ID)
 			require.NoError(t, err)
@@ -52,7 +53,7 @@ func TestGetExistingEqualsGet(t *testing.T) {
 				Participants: want.Participants, Entities: want.Entities, Quotes: want.Quotes,
 			}, got)
 		}
-		_, _, err := getExisting(tx, 99)
+		_, _, err := getExisting(cur, 99)
 		assert.ErrorIs(t, err, ErrNotFound)
 		return nil
 	}))
@@ -79,7 +80,7 @@ func TestVersion2CardsRead(t *testing.T) {
 		var err error
 		want, err = Get(tx, c.ID)
 		require.NoError(t, err)
-		wantExisting, _, err = getExisting(tx, c.ID)
+		wantExisting, _, err = getExisting(tx.Bucket(kv.BucketEvents).Cursor(), c.ID)
 		require.NoError(t, err)
 		b := tx.Bucket(kv.BucketEvents)
 		require.Equal(t, cardVersion, b.Get(kv.Key(c.ID))[0])
@@ -92,7 +93,7 @@ func TestVersion2CardsRead(t *testing.T) {
 		got, err := Get(tx, c.ID)
 		require.NoError(t, err)
 		assert.Equal(t, want, got)
-		ex, lc, err := getExisting(tx, c.ID)
+		ex, lc, err := getExisting(tx.Bucket(kv.BucketEvents).Cursor(), c.ID)
 		require.NoError(t, err)
 		assert.Equal(t, wantExisting, ex)
 		assert.Equal(t, LifecycleActive, lc)

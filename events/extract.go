@@ -214,13 +214,14 @@ func loadSource(tx *bolt.Tx, id uint64, in *model.ExtractInput) (Source, error) 
 	}
 	// Earlier active cards of the thread, newest first.
 	if b.Seq > 1 {
+		cards := tx.Bucket(kv.BucketEvents).Cursor() // one for every card read
 		err := layers.WalkThreadBlocks(tx, b.Thread, b.Seq-1, true, func(_, id uint64) (bool, error) {
 			ids, _, err := BlockCards(tx, id)
 			if err != nil {
 				return false, err
 			}
 			for k := len(ids) - 1; k >= 0 && len(in.Existing) < maxExisting; k-- {
-				e, lc, err := getExisting(tx, ids[k])
+				e, lc, err := getExisting(cards, ids[k])
 				if err != nil {
 					return false, err
 				}

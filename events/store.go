@@ -1,6 +1,7 @@
 package events
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"slices"
@@ -101,11 +102,13 @@ type existingRecord struct {
 	Lifecycle    string   `msgpack:"l"`
 }
 
-// getExisting reads what an extraction shows of card id, and its lifecycle.
-func getExisting(tx *bolt.Tx, id uint64) (model.ExistingEvent, Lifecycle, error) {
+// getExisting reads what an extraction shows of card id, and its lifecycle,
+// through c, a cursor on the events bucket (loadSource reads many cards).
+func getExisting(c *bolt.Cursor, id uint64) (model.ExistingEvent, Lifecycle, error) {
 	var r existingRecord
-	v := tx.Bucket(kv.BucketEvents).Get(kv.Key(id))
-	if v == nil {
+	k := kv.Key(id)
+	got, v := c.Seek(k)
+	if !bytes.Equal(got, k) || v == nil {
 		return model.ExistingEvent{}, "", fmt.Errorf("event %d: %w", id, ErrNotFound)
 	}
 	if binaryCard(v) {

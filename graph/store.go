@@ -144,9 +144,13 @@ func Lookup(tx *bolt.Tx, scope string, k Kind, name string) (uint64, bool) {
 // LookupAnyKind finds nodes of any kind named (or aliased) name in scope.
 func LookupAnyKind(tx *bolt.Tx, scope, name string) []uint64 {
 	var out []uint64
+	// One cursor for the six keys: a Get allocates one per call, and
+	// projection looks up every name of every card.
+	c := tx.Bucket(kv.BucketGraphNames).Cursor()
 	for _, k := range []Kind{KindPerson, KindProject, KindOrganization, KindTool, KindPlace, KindTopic} {
-		if id, ok := Lookup(tx, scope, k, name); ok {
-			out = append(out, id)
+		key := nameKey(scope, k, name)
+		if got, v := c.Seek(key); bytes.Equal(got, key) && len(v) == 8 {
+			out = append(out, kv.ID(v))
 		}
 	}
 	return out

@@ -94,13 +94,18 @@ func (ix *Index) addBatch(tx *bolt.Tx, docs []Doc, bf *Buffer) (uint32, error) {
 	postings := map[string][]pend{}
 	members := map[string][]uint32{}
 	var kws []string
+	// Record ids are checked, all of them, before anything is written.
+	pairs := make([]idDoc, len(docs))
+	recs := make([]uint64, len(docs))
+	for i := range docs {
+		pairs[i] = idDoc{docs[i].ID, firstDoc + uint32(i)}
+		recs[i] = docs[i].ID
+	}
+	if err := checkNewIDs(b.ids, pairs); err != nil {
+		return 0, fmt.Errorf("index %s: %w", ix.name, err)
+	}
 	for i := range docs {
 		doc := &docs[i]
-		if _, ok, err := lookupID(b.ids, doc.ID); err != nil {
-			return 0, fmt.Errorf("index %s: %w", ix.name, err)
-		} else if ok {
-			return 0, fmt.Errorf("index %s: %w: record %d", ix.name, ErrDuplicate, doc.ID)
-		}
 		st.Docs++
 		st.Live++
 		d := st.Docs
@@ -134,12 +139,12 @@ func (ix *Index) addBatch(tx *bolt.Tx, docs []Doc, bf *Buffer) (uint32, error) {
 				return 0, fmt.Errorf("index %s: %w", ix.name, err)
 			}
 		}
-		if err := appendDoc(b.docs, d, doc.ID); err != nil {
-			return 0, fmt.Errorf("index %s: %w", ix.name, err)
-		}
-		if err := putID(b.ids, doc.ID, d); err != nil {
-			return 0, fmt.Errorf("index %s: %w", ix.name, err)
-		}
+	}
+	if err := appendDocs(b.docs, firstDoc, recs); err != nil {
+		return 0, fmt.Errorf("index %s: %w", ix.name, err)
+	}
+	if err := putNewIDs(b.ids, pairs); err != nil {
+		return 0, fmt.Errorf("index %s: %w", ix.name, err)
 	}
 
 	// Terms in key order, so that writes happen in a deterministic order.
@@ -159,6 +164,9 @@ func (ix *Index) addBatch(tx *bolt.Tx, docs []Doc, bf *Buffer) (uint32, error) {
 	var (
 		cur blockWriter
 		ps  []pend
+		// Reused cursors: a Bucket.Get allocates a cursor per call, and
+		// the keys go in order.
+		termsC, postC = b.terms.Cursor(), b.post.Cursor()
 	)
 	for _, k := range keys {
 		field, term := k[0], k[1:]
@@ -174,7 +182,7 @@ func (ix *Index) addBatch(tx *bolt.Tx, docs []Doc, bf *Buffer) (uint32, error) {
 			continue // a Buffer keeps no empty list; nothing to write
 		}
 		var tr termRecord
-		if v := b.terms.Get([]byte(k)); v != nil {
+		if v := seekGet(termsC, []byte(k)); v != nil {
 			if tr, err = decodeTermRecord(v); err != nil {
 				return 0, err
 			}
@@ -186,7 +194,7 @@ func (ix *Index) addBatch(tx *bolt.Tx, docs []Doc, bf *Buffer) (uint32, error) {
 			if ps[0].d <= tr.Last {
 				return 0, fmt.Errorf("index %s: %w: doc %d not after %d", ix.name, kv.ErrCorrupt, ps[0].d, tr.Last)
 			}
-			old := b.post.Get(postKey(nil, field, term, tr.Block))
+			old := seekGet(postC, postKey(nil, field, term, tr.Block))
 			if old == nil {
 				return 0, fmt.Errorf("index %s: %w: term %q: last posting block %d missing", ix.name, kv.ErrCorrupt, term, tr.Block)
 			}

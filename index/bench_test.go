@@ -306,3 +306,35 @@ func BenchmarkIndexBuild(b *testing.B) {
 	}
 	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "docs/s")
 }
+
+// BenchmarkIndexAddBatch adds the same 10,000 corpus messages in
+// 1,000-document AddBatch calls, one transaction each: the path of a raw
+// index merge and of an inline chain's event cards.
+func BenchmarkIndexAddBatch(b *testing.B) {
+	const n = 10_000
+	docs := make([]index.Doc, 0, n)
+	corpusDocsGen(n, func(d index.Doc) { docs = append(docs, d) })
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		b.StopTimer()
+		db, err := kv.Open(filepath.Join(b.TempDir(), fmt.Sprint("batch", i, ".sg")), kv.Options{NoSync: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		ix := index.New("batch", []index.Field{{Name: "text"}}, index.Options{})
+		b.StartTimer()
+		for j := 0; j < len(docs); j += corpusBatch {
+			if err := db.Update(func(tx *bolt.Tx) error {
+				_, err := ix.AddBatch(tx, docs[j:min(j+corpusBatch, len(docs))])
+				return err
+			}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.StopTimer()
+		_ = db.Close()
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "docs/s")
+}

@@ -1,6 +1,7 @@
 package layers
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
@@ -184,8 +185,21 @@ var zones sync.Map // int32 offset → *time.Location
 // GetMessages reads the messages ids in order.
 func GetMessages(tx *bolt.Tx, ids []uint64) ([]Message, error) {
 	out := make([]Message, 0, len(ids))
-	for _, id := range ids {
-		m, err := GetMessage(tx, id)
+	// One cursor for all: a Get allocates one per call. A block's
+	// messages are often consecutive, and a step is cheaper than a seek.
+	c := tx.Bucket(kv.BucketMessages).Cursor()
+	var k, v []byte
+	for i, id := range ids {
+		key := kv.Key(id)
+		if i > 0 && id == ids[i-1]+1 {
+			k, v = c.Next()
+		} else {
+			k, v = c.Seek(key)
+		}
+		if !bytes.Equal(k, key) || v == nil {
+			return nil, fmt.Errorf("layers: message %d: %w", id, kv.ErrNotFound)
+		}
+		m, err := DecodeMessage(v)
 		if err != nil {
 			return nil, err
 		}

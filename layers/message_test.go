@@ -2,6 +2,7 @@ package layers_test
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -254,4 +255,40 @@ func TestL5Hash(t *testing.T) {
 
 	assert.NotEqual(t, h, layers.L5Hash(msgs[:3]), "prefix differs")
 	assert.Len(t, layers.L5Hash(nil), 32)
+}
+
+// GetMessages steps its cursor through consecutive ids and seeks
+// otherwise: any order, repeats and gaps give what GetMessage gives id by
+// id, and a missing id anywhere is ErrNotFound.
+func TestGetMessagesEqualsGetMessage(t *testing.T) {
+	db := openDB(t)
+	require.NoError(t, db.Update(func(tx *bolt.Tx) error {
+		for id := uint64(1); id <= 12; id++ {
+			if id == 6 {
+				continue
+			}
+			m := layers.Message{ID: id, Thread: "t", Turn: id, Role: layers.RoleUser, Content: fmt.Sprint("m", id), At: base}
+			if err := layers.PutMessage(tx, &m); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
+	require.NoError(t, db.View(func(tx *bolt.Tx) error {
+		for _, ids := range [][]uint64{{1, 2, 3, 4, 5}, {7, 8, 9, 12}, {12, 11, 10}, {3, 3, 4}, {5, 7, 8}, {9, 1, 2, 10, 11, 12}} {
+			got, err := layers.GetMessages(tx, ids)
+			require.NoError(t, err, "%v", ids)
+			require.Len(t, got, len(ids))
+			for i, id := range ids {
+				want, err := layers.GetMessage(tx, id)
+				require.NoError(t, err)
+				assert.Equal(t, want, got[i], "%v: %d", ids, id)
+			}
+		}
+		for _, ids := range [][]uint64{{4, 5, 6}, {5, 6, 7}, {6}, {12, 13}, {0, 1}} {
+			_, err := layers.GetMessages(tx, ids)
+			assert.ErrorIs(t, err, kv.ErrNotFound, "%v", ids)
+		}
+		return nil
+	}))
 }
