@@ -172,7 +172,7 @@ func (ix *Index) addBatch(tx *bolt.Tx, docs []Doc, bf *Buffer) (uint32, error) {
 		field, term := k[0], k[1:]
 		if bf != nil {
 			ps = ps[:0]
-			for _, p := range bf.post[k] {
+			for _, p := range bf.post[k].ps {
 				ps = append(ps, pend{p.d, p.tf, bf.docs[p.d-bf.first].lens[field]})
 			}
 		} else {

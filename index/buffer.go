@@ -34,15 +34,23 @@ type Buffer struct {
 	mu       sync.RWMutex
 	first    uint32
 	docs     []bufDoc
-	post     map[string][]bufPosting // termKey → postings in doc order
+	post     map[string]*bufTerm // termKey → postings in doc order
 	totalLen []uint64
+	// Scratch of Add, under mu: a message's terms sorted and counted.
+	sorted []string
+	counts []termTF
+}
+
+// bufTerm is one term's postings in a Buffer: a pointer in the map, so
+// that adding a posting to a term seen before allocates no key.
+type bufTerm struct {
+	ps []bufPosting
 }
 
 type bufDoc struct {
 	doc     Doc
 	kws     []string // sorted, the scope keyword included
 	lens    []uint32 // per field
-	keys    []string // the doc's termKeys, for Truncate
 	hasTime bool
 	start   int64
 	end     int64
@@ -56,7 +64,7 @@ type bufPosting struct {
 // NewBuffer returns an empty Buffer whose first document will be doc
 // number first (the index's persisted document count + 1).
 func (ix *Index) NewBuffer(first uint32) *Buffer {
-	return &Buffer{nf: len(ix.fields), first: first, post: map[string][]bufPosting{}, totalLen: make([]uint64, len(ix.fields))}
+	return &Buffer{nf: len(ix.fields), first: first, post: map[string]*bufTerm{}, totalLen: make([]uint64, len(ix.fields))}
 }
 
 // First returns the doc number of the Buffer's first document.
@@ -98,15 +106,23 @@ func (bf *Buffer) Add(doc Doc) (uint32, error) {
 		return 0, fmt.Errorf("index buffer: %w", ErrFull)
 	}
 	d := bf.first + uint32(len(bf.docs))
+	var kb [64]byte
 	for f, terms := range doc.Fields {
 		bd.lens[f] = uint32(len(terms))
 		bf.totalLen[f] += uint64(len(terms))
-		for _, tt := range countTerms(terms) {
-			k := string(termKey(nil, uint8(f), tt.term))
-			bf.post[k] = append(bf.post[k], bufPosting{d, tt.tf})
-			bd.keys = append(bd.keys, k)
+		bf.sorted = append(bf.sorted[:0], terms...)
+		bf.counts = appendCounts(bf.counts[:0], bf.sorted)
+		for _, tt := range bf.counts {
+			k := termKey(kb[:0], uint8(f), tt.term)
+			t := bf.post[string(k)]
+			if t == nil {
+				t = &bufTerm{}
+				bf.post[string(k)] = t
+			}
+			t.ps = append(t.ps, bufPosting{d, tt.tf})
 		}
 	}
+	clear(bf.sorted) // drop the message's strings
 	bf.docs = append(bf.docs, bd)
 	return d, nil
 }
@@ -120,21 +136,23 @@ func (bf *Buffer) Truncate(n int) {
 		return
 	}
 	last := bf.first + uint32(n) // first doc number dropped
+	// A rollback is rare: every term is looked at rather than each
+	// document keeping its own.
+	for k, t := range bf.post {
+		ps := t.ps
+		for len(ps) > 0 && ps[len(ps)-1].d >= last {
+			ps = ps[:len(ps)-1]
+		}
+		if len(ps) == 0 {
+			delete(bf.post, k)
+		} else {
+			t.ps = ps
+		}
+	}
 	for i := len(bf.docs) - 1; i >= n; i-- {
 		bd := &bf.docs[i]
 		for f, l := range bd.lens {
 			bf.totalLen[f] -= uint64(l)
-		}
-		for _, k := range bd.keys {
-			ps := bf.post[k]
-			for len(ps) > 0 && ps[len(ps)-1].d >= last {
-				ps = ps[:len(ps)-1]
-			}
-			if len(ps) == 0 {
-				delete(bf.post, k)
-			} else {
-				bf.post[k] = ps
-			}
 		}
 		bf.docs[i] = bufDoc{}
 	}
@@ -205,7 +223,11 @@ func (w *window) doc(d uint32) *bufDoc { return &w.bf.docs[w.off+int(d-w.lo)] }
 // postings returns the window's postings of term in field f.
 func (w *window) postings(f uint8, term string) []bufPosting {
 	var kb [64]byte
-	ps := w.bf.post[string(append(append(kb[:0], f), term...))]
+	t := w.bf.post[string(append(append(kb[:0], f), term...))]
+	if t == nil {
+		return nil
+	}
+	ps := t.ps
 	i, _ := slices.BinarySearchFunc(ps, w.lo, func(p bufPosting, d uint32) int { return int(int64(p.d) - int64(d)) })
 	j, _ := slices.BinarySearchFunc(ps, w.hi+1, func(p bufPosting, d uint32) int { return int(int64(p.d) - int64(d)) })
 	return ps[i:j]

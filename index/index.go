@@ -398,9 +398,12 @@ type termTF struct {
 // countTerms returns each distinct term with its frequency, sorted by term
 // so that writes happen in a deterministic order.
 func countTerms(terms []string) []termTF {
-	sorted := slices.Clone(terms)
+	return appendCounts(nil, slices.Clone(terms))
+}
+
+// appendCounts is countTerms into dst, sorting terms in place.
+func appendCounts(out []termTF, sorted []string) []termTF {
 	slices.Sort(sorted)
-	var out []termTF
 	for i := 0; i < len(sorted); {
 		j := i + 1
 		for j < len(sorted) && sorted[j] == sorted[i] {
