@@ -224,7 +224,7 @@ func (p *projector) tokenize(t string, from, to, si int) {
 		upper := false
 		for i < to {
 			r2, n2 := utf8.DecodeRuneInString(t[i:])
-			if isWordStart(r2) || unicode.IsMark(r2) {
+			if isWordRune(r2) {
 				i += n2
 				continue
 			}

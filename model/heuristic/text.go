@@ -129,7 +129,7 @@ func (t *tokenizer) next() (tok string, han, ok bool) {
 		if isHan(r) {
 			break
 		}
-		if isWordStart(r) || unicode.IsMark(r) {
+		if isWordRune(r) {
 			i += n
 			continue
 		}
@@ -163,8 +163,24 @@ func forEachBigram(run string, fn func(string)) {
 // isHan reports whether r is a Han (CJK ideographic) character.
 func isHan(r rune) bool { return r >= 0x2E80 && unicode.Is(unicode.Han, r) }
 
-// isWordStart reports whether r can start a word.
-func isWordStart(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+// isWordStart reports whether r can start a word: a letter or a digit.
+// ASCII is decided here, as unicode decides it; the tokenizers ask for
+// every character of every message several times per block.
+func isWordStart(r rune) bool {
+	if r < utf8.RuneSelf {
+		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
+	}
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+// isWordRune reports whether r continues a word: a letter, digit or
+// combining mark (no ASCII character is a mark).
+func isWordRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
+	}
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r)
+}
 
 // isCapitalised reports whether tok starts with an upper- or title-case
 // letter.

@@ -198,7 +198,7 @@ func cueToken(s string, i int) (string, int) {
 	start := i
 	for i < len(s) {
 		r, n := utf8.DecodeRuneInString(s[i:])
-		if isWordStart(r) || unicode.IsMark(r) {
+		if isWordRune(r) {
 			i += n
 			continue
 		}
