@@ -49,6 +49,11 @@ type batchAppender interface {
 // was the cost of importing it.
 const applyBatch = 256
 
+// applyBatchBytes bounds the message bytes of one AppendBatch, so that a
+// transcript of large tool outputs does not make one huge transaction (or
+// one huge call to a server).
+const applyBatchBytes = 4 << 20
+
 // Apply appends b's turns to st in order, each with its receipt, so that a
 // replay stores nothing twice; then, when key is not empty, it advances the
 // cursor key to b.Next (never backwards). file names the transcript in
@@ -61,8 +66,8 @@ const applyBatch = 256
 // parsed with another working directory) is appended under the thread's
 // scope when st can list threads.
 //
-// A Store with AppendBatch gets the turns in batches of up to 256, one
-// transaction each. A batch is all or nothing, so one it refuses as bad
+// A Store with AppendBatch gets the turns in batches of up to 256 (and 4
+// MiB of messages), one transaction each. A batch is all or nothing, so one it refuses as bad
 // input is appended again turn by turn, which finds the turn to reject
 // (or the thread's scope) exactly as appending one by one would.
 func Apply(ctx context.Context, st Store, b Batch, file, key string) (Result, error) {
@@ -71,7 +76,13 @@ func Apply(ctx context.Context, st Store, b Batch, file, key string) (Result, er
 	for i := 0; i < len(b.Turns); {
 		j := i + 1
 		if batched {
-			j = min(len(b.Turns), i+applyBatch)
+			size := turnBytes(&b.Turns[i])
+			for j < len(b.Turns) && j-i < applyBatch {
+				if size += turnBytes(&b.Turns[j]); size > applyBatchBytes {
+					break
+				}
+				j++
+			}
 		}
 		if j-i > 1 {
 			done, err := a.batch(ctx, ba, i, j)
@@ -172,6 +183,16 @@ func (a *applier) one(ctx context.Context, i int) error {
 		return err
 	}
 	return nil
+}
+
+// turnBytes is the size of t's messages.
+func turnBytes(t *stratagate.Turn) int {
+	n := 0
+	for i := range t.Messages {
+		m := &t.Messages[i]
+		n += len(m.Content) + len(m.Speaker) + len(m.ToolName) + len(m.ToolCallID) + 64
+	}
+	return n
 }
 
 // badInput reports whether the store refused a turn for what it holds:

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -144,4 +145,40 @@ func TestStatusShowsCaptureLog(t *testing.T) {
 	require.NoError(t, os.WriteFile(db+".hook.log", []byte(strings.Join(lines, "\n")+"\n"), 0o600))
 	assert.Equal(t, lines[4:], logTail(db+".hook.log", 10))
 	assert.Nil(t, logTail(filepath.Join(dir, "none.log"), 10))
+}
+
+// TestImportThroughOwnerBatches: an import while a server holds the store
+// goes through the owner, many turns to a memory_capture, and stores and
+// counts exactly what it would alone.
+func TestImportThroughOwnerBatches(t *testing.T) {
+	dir := shortDir(t)
+	db := filepath.Join(dir, "m.sg")
+	transcript := filepath.Join(dir, "long.jsonl")
+	const turns = 600
+	var sb strings.Builder
+	sess := "3ee4a0c1-0000-4000-8000-000000000002"
+	for i := range turns {
+		ts := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC).Add(time.Duration(i) * time.Minute).Format("2006-01-02T15:04:05.000Z")
+		fmt.Fprintf(&sb, `{"type":"user","uuid":"u%d","isSidechain":false,"sessionId":%q,"cwd":"/home/u/long","timestamp":%q,"message":{"role":"user","content":"step %d: rerun the build"}}`+"\n", i, sess, ts, i)
+		fmt.Fprintf(&sb, `{"type":"assistant","uuid":"a%d","parentUuid":"u%d","isSidechain":false,"sessionId":%q,"cwd":"/home/u/long","timestamp":%q,"message":{"id":"msg_%d","role":"assistant","content":[{"type":"text","text":"step %d passed"}]}}`+"\n", i, i, sess, ts, i, i)
+	}
+	require.NoError(t, os.WriteFile(transcript, []byte(sb.String()), 0o600))
+
+	o := startOwner(t, db)
+	out, _, err := runCmd(t, "import", "claude-code", "-db", db, transcript)
+	require.NoError(t, err)
+	assert.Contains(t, out, fmt.Sprintf("turns: %d added, 0 duplicates", turns))
+	out, _, err = runCmd(t, "import", "claude-code", "-db", db, transcript)
+	require.NoError(t, err)
+	assert.Contains(t, out, fmt.Sprintf("turns: 0 added, %d duplicates", turns))
+	o.stop(t)
+
+	mem, err := stratagate.Open(db, &stratagate.Options{ReadOnly: true})
+	require.NoError(t, err)
+	defer mem.Close()
+	ths, err := mem.Threads(t.Context())
+	require.NoError(t, err)
+	require.Len(t, ths, 1)
+	assert.Equal(t, uint64(turns), ths[0].Turns)
+	assert.Equal(t, capture.ProjectScope("/home/u/long"), ths[0].Scope)
 }

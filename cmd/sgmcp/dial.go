@@ -70,6 +70,28 @@ func (o *ownerStore) Append(ctx context.Context, t stratagate.Turn) (stratagate.
 	return stratagate.TurnRef{Thread: out.Thread, Turn: out.Turn, Duplicate: out.Duplicate}, nil
 }
 
+// AppendBatch stores turns in one memory_capture call (one transaction
+// on the owner), all or none; capture.Apply uses it for imports.
+func (o *ownerStore) AppendBatch(ctx context.Context, turns []stratagate.Turn) ([]stratagate.TurnRef, error) {
+	in := &CaptureIn{Turns: make([]CaptureTurn, len(turns))}
+	for i, t := range turns {
+		one := captureIn(t)
+		in.Turns[i] = CaptureTurn{Thread: one.Thread, Messages: one.Messages, ReceiptID: one.ReceiptID, ProjectScope: one.ProjectScope}
+	}
+	var out CaptureOut
+	if err := o.call(ctx, "memory_capture", in, &out); err != nil {
+		return nil, err
+	}
+	if len(out.Turns) != len(turns) {
+		return nil, fmt.Errorf("%w: memory_capture stored %d turns of %d", errOwnerGone, len(out.Turns), len(turns))
+	}
+	refs := make([]stratagate.TurnRef, len(turns))
+	for i, r := range out.Turns {
+		refs[i] = stratagate.TurnRef{Thread: r.Thread, Turn: r.Turn, Duplicate: r.Duplicate}
+	}
+	return refs, nil
+}
+
 // Cursor implements capture.Store.
 func (o *ownerStore) Cursor(ctx context.Context, key string) (int64, error) {
 	var out StatusOut

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -304,4 +305,68 @@ func TestResultBounds(t *testing.T) {
 	f.ok(t, "memory_search_raw", map[string]any{"query": "kayak"}, &raw)
 	require.NotEmpty(t, raw.Items)
 	assert.Less(t, len(raw.Items[0].Text), 4*textRunes)
+}
+
+// TestCaptureTurns: memory_capture with turns stores them in one
+// transaction, all or none, and answers each turn's receipt; a replay is
+// all duplicates.
+func TestCaptureTurns(t *testing.T) {
+	f := newFixture(t)
+	turn := func(i int, content string) map[string]any {
+		return map[string]any{"thread": "import-1", "receipt_id": fmt.Sprint("imp-", i), "project_scope": "project:0123456789abcdef0123",
+			"messages": []map[string]any{{"role": "user", "content": content}, {"role": "assistant", "content": "ok"}}}
+	}
+	var turns []map[string]any
+	for i := range 5 {
+		turns = append(turns, turn(i, fmt.Sprint("imported turn ", i, " about the canoe")))
+	}
+	off := int64(77)
+	var c CaptureOut
+	f.ok(t, "memory_capture", map[string]any{"turns": turns, "cursor_key": "import:x", "cursor_offset": off}, &c)
+	require.Len(t, c.Turns, 5)
+	for i, r := range c.Turns {
+		assert.Equal(t, "import-1", r.Thread)
+		assert.Equal(t, uint64(i+1), r.Turn)
+		assert.False(t, r.Duplicate)
+	}
+	assert.NotEmpty(t, c.Turns[1].SealedBlock, "BlockTurns 2: the second turn seals")
+	require.NotNil(t, c.Cursor)
+	assert.Equal(t, off, *c.Cursor)
+	ths, err := f.mem.Threads(t.Context())
+	require.NoError(t, err)
+	var found bool
+	for _, th := range ths {
+		if th.Name == "import-1" {
+			found = true
+			assert.Equal(t, "project:0123456789abcdef0123", th.Scope)
+			assert.Equal(t, uint64(5), th.Turns)
+		}
+	}
+	assert.True(t, found)
+
+	f.ok(t, "memory_capture", map[string]any{"turns": turns}, &c)
+	for _, r := range c.Turns {
+		assert.True(t, r.Duplicate, "a replay stores nothing twice")
+	}
+
+	// All or none: a bad turn anywhere stores none of the call's turns.
+	bad := []map[string]any{turn(10, "fine"), {"thread": "import-1", "messages": []map[string]any{{"content": "no role"}}}}
+	assert.Contains(t, f.fails(t, "memory_capture", map[string]any{"turns": bad}), "turns[1].messages[0] has no role")
+	// A receipt stored with another turn is refused by the store itself.
+	bad = []map[string]any{turn(11, "fine"), turn(0, "not what imp-0 stored")}
+	assert.Contains(t, f.fails(t, "memory_capture", map[string]any{"turns": bad}), "turn 1")
+	st, err := f.mem.Threads(t.Context())
+	require.NoError(t, err)
+	for _, th := range st {
+		if th.Name == "import-1" {
+			assert.Equal(t, uint64(5), th.Turns, "nothing of a refused call is stored")
+		}
+	}
+	assert.Contains(t, f.fails(t, "memory_capture", map[string]any{"turns": turns, "user": "x"}), "inside turns")
+	assert.Contains(t, f.fails(t, "memory_capture", map[string]any{"turns": []map[string]any{{"thread": "x"}}}), "no messages")
+	many := make([]map[string]any, maxCaptureTurns+1)
+	for i := range many {
+		many[i] = turn(100+i, "x")
+	}
+	assert.Contains(t, f.fails(t, "memory_capture", map[string]any{"turns": many}), "at most")
 }

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
@@ -40,7 +41,30 @@ type CaptureIn struct {
 	// that a server started in one repository files another's sessions
 	// under their own project. Reads stay within the server's scopes.
 	ProjectScope string `json:"project_scope,omitempty" jsonschema:"the project:<20 hex> scope the turn belongs to (default: the server's first scope)"`
+	// Turns is how an import delivers many turns in one call and one
+	// transaction instead of one call per turn.
+	Turns []CaptureTurn `json:"turns,omitempty" jsonschema:"instead of one turn's thread, messages, receipt_id and project_scope: several turns, stored in order in one transaction, all or none (imports)"`
 }
+
+// CaptureTurn is one turn of a memory_capture with turns.
+type CaptureTurn struct {
+	Thread       string           `json:"thread,omitempty" jsonschema:"the thread (default: one per server scope)"`
+	Messages     []CaptureMessage `json:"messages" jsonschema:"the turn's messages in order"`
+	ReceiptID    string           `json:"receipt_id,omitempty" jsonschema:"idempotency key (default: derived from the content)"`
+	ProjectScope string           `json:"project_scope,omitempty" jsonschema:"the project:<20 hex> scope the turn belongs to (default: the server's first scope)"`
+}
+
+// CaptureTurnOut is the receipt of one turn of a memory_capture with
+// turns.
+type CaptureTurnOut struct {
+	Thread      string `json:"thread"`
+	Turn        uint64 `json:"turn"`
+	SealedBlock string `json:"sealed_block,omitempty"`
+	Duplicate   bool   `json:"duplicate"`
+}
+
+// maxCaptureTurns bounds the turns of one memory_capture.
+const maxCaptureTurns = 1000
 
 // projectScopeRE is the form of capture.ProjectScope's scopes.
 var projectScopeRE = regexp.MustCompile(`^project:[0-9a-f]{20}$`)
@@ -55,6 +79,9 @@ type CaptureOut struct {
 	SealedBlock string   `json:"sealed_block,omitempty" jsonschema:"the block this turn completed, if any"`
 	Duplicate   bool     `json:"duplicate" jsonschema:"the receipt was already stored: nothing new written"`
 	Cursor      *int64   `json:"cursor,omitempty" jsonschema:"the offset cursor_key now holds"`
+	// Turns are the receipts of a capture with turns, in order (the
+	// fields above are then empty).
+	Turns []CaptureTurnOut `json:"turns,omitempty" jsonschema:"with turns: each turn's receipt, in order"`
 }
 
 // EventIn is the input of memory_forget and memory_restore.
@@ -70,7 +97,7 @@ type EventOut struct {
 
 func (s *Server) addWriteTools() {
 	addTool(s, toolSpec{name: "memory_capture", annotations: writes(true),
-		description: "Store one completed turn (user message and reply) in the server's first scope; returns a receipt. Idempotent by receipt_id. Hooks and imports pass cursor_key and cursor_offset to record how far into their source they are (set after the turn is stored; with no messages, only the cursor)."},
+		description: "Store one completed turn (user message and reply) in the server's first scope; returns a receipt. Idempotent by receipt_id. Hooks and imports pass cursor_key and cursor_offset to record how far into their source they are (set after the turn is stored; with no messages, only the cursor). Imports pass turns to store many turns at once, all or none."},
 		s.capture)
 	addTool(s, toolSpec{name: "memory_forget", aliases: map[string]string{"id": "event_id", "ref": "event_id"},
 		annotations: &forgetAnnotations,
@@ -86,6 +113,9 @@ func (s *Server) addWriteTools() {
 func defaultThread(scope string) string { return "agent:" + scope }
 
 func (s *Server) capture(ctx context.Context, in *CaptureIn) (*CaptureOut, error) {
+	if len(in.Turns) > 0 {
+		return s.captureTurns(ctx, in)
+	}
 	msgs := slices.Clone(in.Messages)
 	if in.User != "" {
 		msgs = append(msgs, CaptureMessage{Role: "user", Content: in.User})
@@ -97,14 +127,11 @@ func (s *Server) capture(ctx context.Context, in *CaptureIn) (*CaptureOut, error
 	if err != nil {
 		return nil, err
 	}
-	scope := s.scopes[0]
-	if in.ProjectScope != "" {
-		if !slices.Contains(s.scopes, in.ProjectScope) && !projectScopeRE.MatchString(in.ProjectScope) {
-			return nil, retryable("project_scope %q is neither one of this server's scopes (%s) nor project:<20 hex digits>; retry without it", in.ProjectScope, strings.Join(s.scopes, ", "))
-		}
-		scope = in.ProjectScope
-	}
 	if len(msgs) == 0 {
+		scope, err := s.captureScope("", in.ProjectScope)
+		if err != nil {
+			return nil, err
+		}
 		if cur == nil {
 			return nil, retryable("no messages; retry with {\"user\": \"...\", \"assistant\": \"...\"} or {\"messages\": [{\"role\": \"user\", \"content\": \"...\"}, ...]}")
 		}
@@ -115,18 +142,112 @@ func (s *Server) capture(ctx context.Context, in *CaptureIn) (*CaptureOut, error
 		}
 		return &CaptureOut{Scope: scope, Cursor: &cur.off}, nil
 	}
-	t := stratagate.Turn{Thread: in.Thread, Scope: scope, ReceiptID: in.ReceiptID}
+	t, err := s.captureTurn("", in.Thread, msgs, in.ReceiptID, in.ProjectScope)
+	if err != nil {
+		return nil, err
+	}
+	ref, err := s.mem.Append(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	out := &CaptureOut{ReceiptID: t.ReceiptID, Thread: ref.Thread, Scope: t.Scope, Turn: ref.Turn,
+		Messages: refs(gate.KindMessage, ref.MessageIDs, maxLimit), Duplicate: ref.Duplicate}
+	if ref.SealedBlockID != 0 {
+		out.SealedBlock = gate.MakeRef(gate.KindBlock, ref.SealedBlockID)
+	}
+	if cur != nil {
+		// After the append: a failure here leaves the cursor behind the
+		// turns, and the retry's turns are duplicates, never lost.
+		if err := cur.set(ctx); err != nil {
+			return nil, err
+		}
+		out.Cursor = &cur.off
+	}
+	return out, nil
+}
+
+// captureTurns stores in.Turns with one AppendBatch: every turn is
+// checked before any is stored, and a refused batch stores none.
+func (s *Server) captureTurns(ctx context.Context, in *CaptureIn) (*CaptureOut, error) {
+	if in.Thread != "" || len(in.Messages) > 0 || in.User != "" || in.Assistant != "" || in.ReceiptID != "" || in.ProjectScope != "" {
+		return nil, retryable("turns with thread, messages, user, assistant, receipt_id or project_scope: give each turn's fields inside turns, or one turn without turns")
+	}
+	if len(in.Turns) > maxCaptureTurns {
+		return nil, retryable("%d turns; retry with at most %d per call", len(in.Turns), maxCaptureTurns)
+	}
+	cur, err := s.captureCursor(in)
+	if err != nil {
+		return nil, err
+	}
+	ts := make([]stratagate.Turn, len(in.Turns))
+	for i, ct := range in.Turns {
+		if len(ct.Messages) == 0 {
+			return nil, retryable("turns[%d] has no messages; retry with its messages, or without it", i)
+		}
+		if ts[i], err = s.captureTurn(fmt.Sprintf("turns[%d].", i), ct.Thread, ct.Messages, ct.ReceiptID, ct.ProjectScope); err != nil {
+			return nil, err
+		}
+	}
+	// The receipts must fit one result: refused before anything is
+	// stored, not after (the caller would take stored turns for refused).
+	out := &CaptureOut{Turns: make([]CaptureTurnOut, len(ts))}
+	for i := range ts {
+		out.Turns[i] = CaptureTurnOut{Thread: ts[i].Thread, Turn: ^uint64(0), SealedBlock: gate.MakeRef(gate.KindBlock, ^uint64(0))}
+	}
+	if b, err := json.Marshal(out); err != nil || len(b) > maxResultBytes-1024 {
+		return nil, retryable("the receipts of %d turns would not fit one result; retry with fewer turns", len(ts))
+	}
+	refs, err := s.mem.AppendBatch(ctx, ts)
+	if err != nil {
+		return nil, err
+	}
+	for i, ref := range refs {
+		o := CaptureTurnOut{Thread: ref.Thread, Turn: ref.Turn, Duplicate: ref.Duplicate}
+		if ref.SealedBlockID != 0 {
+			o.SealedBlock = gate.MakeRef(gate.KindBlock, ref.SealedBlockID)
+		}
+		out.Turns[i] = o
+	}
+	if cur != nil {
+		if err := cur.set(ctx); err != nil {
+			return nil, err
+		}
+		out.Cursor = &cur.off
+	}
+	return out, nil
+}
+
+// captureScope is the scope a capture names (project, checked), or the
+// server's first; where prefixes the argument's name in errors.
+func (s *Server) captureScope(where, project string) (string, error) {
+	if project == "" {
+		return s.scopes[0], nil
+	}
+	if !slices.Contains(s.scopes, project) && !projectScopeRE.MatchString(project) {
+		return "", retryable("%sproject_scope %q is neither one of this server's scopes (%s) nor project:<20 hex digits>; retry without it", where, project, strings.Join(s.scopes, ", "))
+	}
+	return project, nil
+}
+
+// captureTurn turns one captured turn's arguments into a Turn; where
+// prefixes argument names in errors ("turns[3].").
+func (s *Server) captureTurn(where, thread string, msgs []CaptureMessage, receipt, project string) (stratagate.Turn, error) {
+	scope, err := s.captureScope(where, project)
+	if err != nil {
+		return stratagate.Turn{}, err
+	}
+	t := stratagate.Turn{Thread: thread, Scope: scope, ReceiptID: receipt}
 	if t.Thread == "" {
 		t.Thread = defaultThread(scope)
 	}
 	for i, m := range msgs {
 		role := strings.ToLower(strings.TrimSpace(m.Role))
 		if role == "" {
-			return nil, retryable("messages[%d] has no role; retry with role user, assistant, tool or system", i)
+			return stratagate.Turn{}, retryable("%smessages[%d] has no role; retry with role user, assistant, tool or system", where, i)
 		}
-		at, err := parseTime("messages["+itoa(i)+"].at", m.At, false)
+		at, err := parseTime(where+"messages["+itoa(i)+"].at", m.At, false)
 		if err != nil {
-			return nil, err
+			return stratagate.Turn{}, err
 		}
 		t.Messages = append(t.Messages, stratagate.Message{Role: role, Content: m.Content, Speaker: m.Speaker,
 			ToolName: m.ToolName, ToolCallID: m.ToolCallID, At: at})
@@ -141,24 +262,7 @@ func (s *Server) capture(ctx context.Context, in *CaptureIn) (*CaptureOut, error
 		sum := sha256.Sum256(b)
 		t.ReceiptID = "mcp:" + hex.EncodeToString(sum[:12])
 	}
-	ref, err := s.mem.Append(ctx, t)
-	if err != nil {
-		return nil, err
-	}
-	out := &CaptureOut{ReceiptID: t.ReceiptID, Thread: ref.Thread, Scope: scope, Turn: ref.Turn,
-		Messages: refs(gate.KindMessage, ref.MessageIDs, maxLimit), Duplicate: ref.Duplicate}
-	if ref.SealedBlockID != 0 {
-		out.SealedBlock = gate.MakeRef(gate.KindBlock, ref.SealedBlockID)
-	}
-	if cur != nil {
-		// After the append: a failure here leaves the cursor behind the
-		// turns, and the retry's turns are duplicates, never lost.
-		if err := cur.set(ctx); err != nil {
-			return nil, err
-		}
-		out.Cursor = &cur.off
-	}
-	return out, nil
+	return t, nil
 }
 
 // pendingCursor is a cursor a capture sets after its turn.
