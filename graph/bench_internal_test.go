@@ -197,3 +197,78 @@ func BenchmarkProjectBatch(b *testing.B) {
 	}
 	b.ReportMetric(float64(len(ops)*b.N)/b.Elapsed().Seconds(), "ops/s")
 }
+
+// BenchmarkProjectHub: one batch touching a hub node, the way a long-lived
+// store's user or main project is touched by most blocks: the hub was
+// cited by 2,000 events and links 300 people each way. The batch adds a
+// source, an edge of a relation the hub has 300 of, and a fact, then
+// reindexes the hub; rolled back each time.
+func BenchmarkProjectHub(b *testing.B) {
+	db, err := kv.Open(filepath.Join(b.TempDir(), "h.sg"), kv.Options{NoSync: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	ix := NewIndex()
+	at := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	log := slog.New(slog.DiscardHandler)
+	const evs = 2000
+	evMap := map[uint64]*BatchEvent{}
+	if err := db.Update(func(tx *bolt.Tx) error {
+		if err := ix.Create(tx); err != nil {
+			return err
+		}
+		for id := uint64(1); id <= evs; id++ {
+			if err := putEvent(tx, id, at); err != nil {
+				return err
+			}
+			evMap[id] = &BatchEvent{ID: id, MentionedAt: at}
+		}
+		var ops []model.GraphOp
+		for i := range evs {
+			ops = append(ops, model.GraphOp{Op: model.OpUpsertNode, Kind: "person", Name: "Hub Person", EventIDs: []uint64{uint64(i + 1)}})
+		}
+		for i := range 300 {
+			p := fmt.Sprint("Friend ", i)
+			ops = append(ops,
+				model.GraphOp{Op: model.OpAddEdge, Kind: "person", Name: "Hub Person", Relation: "knows", TargetKind: "person", Target: p, EventIDs: []uint64{uint64(i + 1)}},
+				model.GraphOp{Op: model.OpAddEdge, Kind: "person", Name: p, Relation: "works_with", TargetKind: "person", Target: "Hub Person", EventIDs: []uint64{uint64(i + 1)}})
+		}
+		var touched []uint64
+		for len(ops) > 0 { // in batches a projection may send
+			n := min(len(ops), MaxOpsPerBatch)
+			res, err := Apply(tx, &Batch{Scope: "global", Events: evMap, Now: at}, ops[:n], log)
+			if err != nil {
+				return err
+			}
+			touched = append(touched, res.Touched...)
+			ops = ops[n:]
+		}
+		slices.Sort(touched)
+		return Reindex(tx, ix, slices.Compact(touched))
+	}); err != nil {
+		b.Fatal(err)
+	}
+	ops := []model.GraphOp{
+		{Op: model.OpUpsertNode, Kind: "person", Name: "Hub Person", EventIDs: []uint64{7}},
+		{Op: model.OpAddEdge, Kind: "person", Name: "Hub Person", Relation: "knows", TargetKind: "person", Target: "Friend 7", EventIDs: []uint64{7}},
+		{Op: model.OpSetFact, Kind: "person", Name: "Hub Person", Key: "likes", Value: "tea", EventIDs: []uint64{7}},
+	}
+	errRollback := fmt.Errorf("rollback")
+	b.ReportAllocs()
+	for b.Loop() {
+		err := db.Update(func(tx *bolt.Tx) error {
+			res, err := Apply(tx, &Batch{Scope: "global", Events: evMap, Now: at}, ops, log)
+			if err != nil {
+				return err
+			}
+			if err := Reindex(tx, ix, res.Touched); err != nil {
+				return err
+			}
+			return errRollback
+		})
+		if err != errRollback {
+			b.Fatal(err)
+		}
+	}
+}

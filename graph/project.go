@@ -210,7 +210,7 @@ func loadBatch(tx *bolt.Tx, block uint64, in *model.ProjectInput) (Batch, error)
 					continue
 				}
 				known[nid] = true
-				n, err := GetNode(tx, nid)
+				n, err := getNodeHead(tx, nid)
 				if err != nil {
 					return Batch{}, err
 				}

@@ -3,6 +3,7 @@ package graph
 import (
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -47,6 +48,43 @@ func TestLookupAnyKindEqualsLookup(t *testing.T) {
 				assert.Equal(t, want, LookupAnyKind(tx, scope, name), "%s %q", scope, name)
 			}
 		}
+		return nil
+	}))
+}
+
+// getNodeHead reads what GetNode reads but the sources; a damaged record
+// is an error for both.
+func TestGetNodeHead(t *testing.T) {
+	db, err := kv.Open(filepath.Join(t.TempDir(), "g.sg"), kv.Options{NoSync: true})
+	require.NoError(t, err)
+	defer db.Close()
+	at := time.Date(2025, 6, 7, 8, 9, 10, 0, time.UTC)
+	recs := []nodeRecord{
+		{ID: 1, Scope: "global", Kind: "person", Name: "Ada", Sources: []uint64{1, 2, 3}, Created: kv.ToStamp(at)},
+		{ID: 2, Scope: "project:a", Kind: "tool", Name: "make", Aliases: []string{"gnu make"}, Tags: []string{"build"}, Sources: make([]uint64, 5000), Created: kv.ToStamp(at)},
+		{ID: 3, Scope: "global", Kind: "place", Name: "Oslo"},
+	}
+	require.NoError(t, db.Update(func(tx *bolt.Tx) error {
+		for i := range recs {
+			if err := put(tx, kv.BucketGraphNodes, recs[i].ID, &recs[i], nodeVersion); err != nil {
+				return err
+			}
+		}
+		return tx.Bucket(kv.BucketGraphNodes).Put(kv.Key(4), []byte{nodeVersion, 0xc1})
+	}))
+	require.NoError(t, db.View(func(tx *bolt.Tx) error {
+		for _, r := range recs {
+			full, err := GetNode(tx, r.ID)
+			require.NoError(t, err)
+			head, err := getNodeHead(tx, r.ID)
+			require.NoError(t, err)
+			full.SourceEventIDs = nil
+			assert.Equal(t, full, head)
+		}
+		_, err := getNodeHead(tx, 4)
+		assert.Error(t, err)
+		_, err = getNodeHead(tx, 5)
+		assert.ErrorIs(t, err, ErrNotFound)
 		return nil
 	}))
 }

@@ -44,7 +44,13 @@ func anyActive(tx *bolt.Tx, ids []uint64, cache map[uint64]bool) bool {
 // valid then whose source events are active. With history, closed and
 // inactive ones are included too (each with Active and ValidTo saying why).
 func Expand(tx *bolt.Tx, id uint64, asOf time.Time, history bool) (View, error) {
-	n, err := GetNode(tx, id)
+	return expand(tx, id, asOf, history, GetNode)
+}
+
+// expand is Expand reading the node with getNode (getNodeHead where its
+// sources are not needed).
+func expand(tx *bolt.Tx, id uint64, asOf time.Time, history bool, getNode func(*bolt.Tx, uint64) (Node, error)) (View, error) {
+	n, err := getNode(tx, id)
 	if err != nil {
 		return View{}, err
 	}
@@ -103,7 +109,7 @@ func NewIndex() *index.Index {
 // facts (single-valued keys), other facts, and relations with their
 // targets' names.
 func Doc(tx *bolt.Tx, id uint64) (index.Doc, error) {
-	v, err := Expand(tx, id, time.Now(), false)
+	v, err := expand(tx, id, time.Now(), false, getNodeHead)
 	if err != nil {
 		return index.Doc{}, err
 	}
@@ -119,7 +125,7 @@ func Doc(tx *bolt.Tx, id uint64) (index.Doc, error) {
 	for _, e := range v.Edges {
 		target := e.ToName
 		if e.From != id { // incoming: name the source
-			if n, err := GetNode(tx, e.From); err == nil {
+			if n, err := getNodeHead(tx, e.From); err == nil {
 				target = n.Name
 			}
 		}
