@@ -67,9 +67,10 @@ const applyBatchBytes = 4 << 20
 // scope when st can list threads.
 //
 // A Store with AppendBatch gets the turns in batches of up to 256 (and 4
-// MiB of messages), one transaction each. A batch is all or nothing, so one it refuses as bad
-// input is appended again turn by turn, which finds the turn to reject
-// (or the thread's scope) exactly as appending one by one would.
+// MiB of messages), one transaction each. A batch is all or nothing, so
+// one it refuses as bad input is appended again turn by turn, which finds
+// the turn to reject (or the thread's scope) exactly as appending one by
+// one would.
 func Apply(ctx context.Context, st Store, b Batch, file, key string) (Result, error) {
 	a := applier{st: st, b: &b, file: file, fixed: map[string]string{}}
 	ba, batched := st.(batchAppender)
