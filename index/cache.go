@@ -277,6 +277,7 @@ type entry struct {
 	absent bool
 	post   *posting
 	bm     *roaring.Bitmap
+	chunks []kwChunk // a keyword bitmap's chunks, as bm was built from them
 	size   int
 	elem   *list.Element
 }
@@ -313,6 +314,20 @@ func (c *cache) get(key []byte, gen, confirm uint64) *entry {
 	e.at = max(e.at, confirm)
 	c.lru.MoveToFront(e.elem)
 	return e
+}
+
+// stale returns the cached keyword bitmap entry for key whatever its
+// generation, or nil: what buildKeyword starts from after a write.
+func (c *cache) stale(key []byte) *entry {
+	if c.limit <= 0 {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e := c.m[string(key)]; e != nil && e.bm != nil && e.chunks != nil {
+		return e
+	}
+	return nil
 }
 
 // getAt returns the entry for key if it is known to be current in the

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
-	"slices"
 	"sync/atomic"
 
 	"github.com/RoaringBitmap/roaring/v2"
@@ -127,21 +126,12 @@ func (ix *Index) keywordKey(b *buckets) (*roaring.Bitmap, error) {
 	if err != nil {
 		return nil, err
 	}
-	bm := roaring.New()
-	prefix := append(slices.Clone(kw), 0)
-	cur := kwb.Cursor()
-	for k, v := cur.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = cur.Next() {
-		if len(k) != len(prefix)+4 {
-			continue // another keyword that extends this one with 0x00 bytes
-		}
-		part, err := decodeBitmap(v)
-		if err != nil {
-			return nil, err
-		}
-		bm.Or(part)
+	bm, sums, err := buildKeyword(kwb, kw, ix.cache.stale(b.ckey))
+	if err != nil {
+		return nil, err
 	}
 	if b.cacheable {
-		ix.cache.put(&entry{key: string(b.ckey), gen: kr.Gen, at: b.confirm(), bm: bm, size: int(kr.Count/8) + 16})
+		ix.cache.put(&entry{key: string(b.ckey), gen: kr.Gen, at: b.confirm(), bm: bm, chunks: sums, size: int(kr.Count/8) + 16 + len(sums)})
 	}
 	return bm, nil
 }
