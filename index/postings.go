@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/RoaringBitmap/roaring/v2"
 
@@ -131,7 +132,7 @@ func (ix *Index) keywordKey(b *buckets) (*roaring.Bitmap, error) {
 		return nil, err
 	}
 	if b.cacheable {
-		ix.cache.put(&entry{key: string(b.ckey), gen: kr.Gen, at: b.confirm(), bm: bm, chunks: sums, size: int(kr.Count/8) + 16 + len(sums)})
+		ix.cache.put(&entry{key: string(b.ckey), gen: kr.Gen, at: b.confirm(), bm: bm, chunks: sums, size: int(kr.Count/8) + 16 + len(sums)*int(unsafe.Sizeof(kwChunk{}))/unitBytes})
 	}
 	return bm, nil
 }
