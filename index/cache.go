@@ -37,6 +37,12 @@ type posting struct {
 	// union memoizes the docs of a multi-field term in any field, on the
 	// posting of its first field that has it (see unionOf).
 	union atomic.Pointer[unionMemo]
+	// prevUnion is the union memo of the posting this one replaced in the
+	// cache (the same term before a write), kept until this posting's
+	// union is built from it (see extendUnion) and charged to its entry
+	// meanwhile (prevUnits, set before the posting is shared).
+	prevUnion atomic.Pointer[unionMemo]
+	prevUnits int
 	// owner is the cache holding the posting (nil if none; set before it
 	// is shared), ent its entry there, guarded by owner.mu: decoding a
 	// block charges the entry for the decoded copy (see charge).
@@ -326,6 +332,20 @@ func (c *cache) stale(key []byte) *entry {
 	defer c.mu.Unlock()
 	if e := c.m[string(key)]; e != nil && e.bm != nil && e.chunks != nil {
 		return e
+	}
+	return nil
+}
+
+// stalePost returns the posting cached for key whatever its generation,
+// or nil.
+func (c *cache) stalePost(key []byte) *posting {
+	if c.limit <= 0 {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e := c.m[string(key)]; e != nil {
+		return e.post
 	}
 	return nil
 }

@@ -80,7 +80,22 @@ func (ix *Index) term(b *buckets, field uint8, term string) (*posting, error) {
 	p.dec = make([]atomic.Pointer[chunk], len(p.blocks))
 	p.front = frontier(tfs, lens)
 	if b.cacheable {
+		// A multi-field term's union after a write is mostly its union
+		// before (see unionOf): keep that until this one is built.
+		var um *unionMemo
+		if len(ix.fields) > 1 {
+			if old := ix.cache.stalePost(b.ckey); old != nil {
+				um = old.union.Load()
+			}
+		}
+		if um != nil {
+			p.prevUnion.Store(um)
+			p.prevUnits = um.units()
+		}
 		ix.cache.put(&entry{key: string(b.ckey), gen: tr.Gen, at: b.confirm(), post: p, size: p.encodedSize()})
+		if um != nil {
+			p.charge(p.prevUnits)
+		}
 	}
 	return p, nil
 }

@@ -91,8 +91,9 @@ func roundUp32(v float64) float32 {
 // same union. A term whose lists change is loaded into new postings and
 // chunks, so a stale memo never matches.
 func (p *posting) unionOf(parts []*chunk) *unionMemo {
-	if m := p.union.Load(); m != nil && slices.Equal(m.parts, parts) {
-		return m
+	cur := p.union.Load()
+	if cur != nil && slices.Equal(cur.parts, parts) {
+		return cur
 	}
 	m := &unionMemo{parts: slices.Clone(parts), host: p}
 	for f, c := range parts {
@@ -100,7 +101,17 @@ func (p *posting) unionOf(parts []*chunk) *unionMemo {
 			m.fields = append(m.fields, uint8(f))
 		}
 	}
+	// After a write, the union of the lists before it (on this posting,
+	// or on the one this posting replaced) is most of this one.
+	old := cur
+	if prev := p.prevUnion.Swap(nil); prev != nil {
+		p.charge(-p.prevUnits)
+		if old == nil {
+			old = prev
+		}
+	}
 	switch np := len(m.fields); {
+	case old != nil && np > 1 && extendUnion(m, old): // one list is its own union
 	case np > 1 && np <= 8:
 		m.docs, m.mask = unionMasks(parts, m.fields)
 	default:
@@ -201,4 +212,104 @@ func unionDocs(cs []*chunk) []uint32 {
 		out = append(merged, c.docs[j:]...)
 	}
 	return out
+}
+
+// units is what m holds in the cache's units: its docs and masks, and
+// the decoded lists it keeps.
+func (m *unionMemo) units() int {
+	n := len(m.docs)*4 + len(m.mask)
+	for _, c := range m.parts {
+		if c != nil {
+			n += len(c.docs) * unitBytes
+		}
+	}
+	return n / unitBytes
+}
+
+// extendUnion fills m (parts and fields set) from old, the union of the
+// same term's lists before documents were appended to some of them, and
+// reports whether it could: each list of m must be the old one or start
+// with all of its docs, the same fields must hold the term, and every
+// added doc must follow the old union's last (documents are numbered in
+// the order they are added, and a list only grows until a rebuild). The
+// result is what a fresh merge gives (TestExtendUnion): the old docs and
+// masks, then the merged tails.
+func extendUnion(m, old *unionMemo) bool {
+	if len(old.parts) != len(m.parts) || !slices.Equal(old.fields, m.fields) || len(old.docs) == 0 {
+		return false
+	}
+	if (len(m.fields) > 1 && len(m.fields) <= 8) != (old.mask != nil) {
+		return false
+	}
+	last := old.docs[len(old.docs)-1]
+	tails := make([]*chunk, len(m.parts))
+	grown := false
+	for f, c := range m.parts {
+		o := old.parts[f]
+		switch {
+		case c == nil || len(c.docs) == 0:
+			if o != nil && len(o.docs) > 0 {
+				return false
+			}
+			continue
+		case o == nil || len(o.docs) == 0:
+			return false // not in the old fields (checked above): unreachable
+		case c == o:
+			continue
+		case len(c.docs) < len(o.docs) || !slices.Equal(c.docs[:len(o.docs)], o.docs):
+			return false
+		}
+		if t := c.docs[len(o.docs):]; len(t) > 0 {
+			if t[0] <= last {
+				return false
+			}
+			tails[f] = &chunk{docs: t}
+			grown = true
+		}
+	}
+	if !grown {
+		return false // other lists, same docs: a rebuild or a different term
+	}
+	var tdocs []uint32
+	var tmask []uint8
+	if old.mask != nil {
+		tf := make([]uint8, 0, len(m.fields))
+		for _, f := range m.fields {
+			if tails[f] != nil {
+				tf = append(tf, f)
+			}
+		}
+		// unionMasks numbers fields by their place in tf; renumber to m's.
+		var local []uint8
+		tdocs, local = unionMasksOf(tails, tf)
+		tmask = make([]uint8, len(local))
+		for i, lm := range local {
+			for k, f := range tf {
+				if lm&(1<<k) != 0 {
+					tmask[i] |= 1 << slices.Index(m.fields, f)
+				}
+			}
+		}
+	} else {
+		tdocs = unionDocs(tails)
+	}
+	m.docs = append(append(make([]uint32, 0, len(old.docs)+len(tdocs)), old.docs...), tdocs...)
+	if old.mask != nil {
+		m.mask = append(append(make([]uint8, 0, len(old.mask)+len(tmask)), old.mask...), tmask...)
+	}
+	return true
+}
+
+// unionMasksOf is unionMasks for one or more fields (one field: its docs,
+// each with mask 1).
+func unionMasksOf(parts []*chunk, fields []uint8) ([]uint32, []uint8) {
+	if len(fields) == 1 {
+		d := parts[fields[0]].docs
+		mask := make([]uint8, len(d))
+		for i := range mask {
+			mask[i] = 1
+		}
+		return d, mask
+	}
+	return unionMasks(parts, fields)
 }

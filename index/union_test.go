@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	bolt "go.etcd.io/bbolt"
 
@@ -274,5 +275,96 @@ func TestUnionMasksPaths(t *testing.T) {
 				require.Equal(t, slices.Contains(parts[f].docs, d), mask[i]&(1<<k) != 0, "trial %d doc %d field %d", trial, d, f)
 			}
 		}
+	}
+}
+
+// A union extended from the union before documents were appended equals
+// a fresh merge: tails in some fields only, lists that are the old ones
+// or copies of them, up to nine fields (no masks past eight). Anything
+// but appends after the old union's last doc is refused.
+func TestExtendUnion(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 2))
+	fresh := func(parts []*chunk) *unionMemo {
+		m := &unionMemo{parts: parts}
+		for f, c := range parts {
+			if c != nil && len(c.docs) > 0 {
+				m.fields = append(m.fields, uint8(f))
+			}
+		}
+		if np := len(m.fields); np > 1 && np <= 8 {
+			m.docs, m.mask = unionMasks(parts, m.fields)
+		} else {
+			m.docs = unionDocs(parts)
+		}
+		return m
+	}
+	list := func(lo, n uint32, density float64) *chunk {
+		c := &chunk{}
+		for d := lo; d < lo+n; d++ {
+			if r.Float64() < density {
+				c.docs = append(c.docs, d)
+			}
+		}
+		if len(c.docs) == 0 {
+			c.docs = []uint32{lo}
+		}
+		return c
+	}
+	extended := 0
+	for trial := range 400 {
+		nf := 2 + r.IntN(8)
+		old := make([]*chunk, nf+1) // the last field lacks the term
+		for f := range nf {
+			old[f] = list(1, uint32(50+r.IntN(3000)), []float64{0.01, 0.3, 0.9}[r.IntN(3)])
+		}
+		om := fresh(old)
+		last := om.docs[len(om.docs)-1]
+		cur := slices.Clone(old)
+		for f := range nf {
+			switch r.IntN(3) {
+			case 0: // unchanged, same chunk
+			case 1: // unchanged, reloaded
+				cur[f] = &chunk{docs: slices.Clone(old[f].docs)}
+			default: // appended to
+				t := list(last+1+uint32(r.IntN(50)), uint32(1+r.IntN(500)), 0.5)
+				cur[f] = &chunk{docs: append(slices.Clone(old[f].docs), t.docs...)}
+			}
+		}
+		want := fresh(cur)
+		m := &unionMemo{parts: cur, fields: want.fields}
+		if !extendUnion(m, om) {
+			require.True(t, slices.EqualFunc(cur, old, func(a, b *chunk) bool { return a == b || (a != nil && b != nil && slices.Equal(a.docs, b.docs)) }),
+				"trial %d: refused a union that only grew", trial)
+			continue
+		}
+		extended++
+		require.Equal(t, want.docs, m.docs, "trial %d", trial)
+		require.Equal(t, want.mask, m.mask, "trial %d", trial)
+	}
+	assert.Greater(t, extended, 300)
+
+	// Refusals: a doc at or before the old union's last, a list that lost
+	// a doc, a field that gained the term.
+	a := &chunk{docs: []uint32{1, 5, 9}}
+	b := &chunk{docs: []uint32{2, 5, 7}}
+	om := fresh([]*chunk{a, b, nil})
+	for name, cur := range map[string][]*chunk{
+		"tail inside":  {&chunk{docs: []uint32{1, 5, 9}}, &chunk{docs: []uint32{2, 5, 7, 8}}, nil},
+		"lost a doc":   {&chunk{docs: []uint32{1, 9, 12}}, b, nil},
+		"new field":    {a, b, &chunk{docs: []uint32{11}}},
+		"field gone":   {a, nil, nil},
+		"no change":    {a, b, nil},
+		"longer, same": {&chunk{docs: []uint32{1, 5, 9, 10}}, b, nil},
+	} {
+		m := fresh(cur)
+		got := &unionMemo{parts: cur, fields: m.fields}
+		ok := extendUnion(got, om)
+		if name == "longer, same" {
+			require.True(t, ok, name)
+			require.Equal(t, m.docs, got.docs, name)
+			require.Equal(t, m.mask, got.mask, name)
+			continue
+		}
+		assert.False(t, ok, name)
 	}
 }
