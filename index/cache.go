@@ -1,6 +1,7 @@
 package index
 
 import (
+	"bytes"
 	"cmp"
 	"container/list"
 	"fmt"
@@ -43,6 +44,13 @@ type posting struct {
 	// meanwhile (prevUnits, set before the posting is shared).
 	prevUnion atomic.Pointer[unionMemo]
 	prevUnits int
+	// prevList is the posting this one replaced, when it had all its
+	// postings decoded at once, kept until this one's are (see all): its
+	// unchanged leading blocks are copied, not decoded again. Charged
+	// like prevUnion; the posting it replaced lets go of its own, so no
+	// chain of old lists is kept.
+	prevList      atomic.Pointer[posting]
+	prevListUnits int
 	// owner is the cache holding the posting (nil if none; set before it
 	// is shared), ent its entry there, guarded by owner.mu: decoding a
 	// block charges the entry for the decoded copy (see charge).
@@ -175,7 +183,15 @@ func (p *posting) all() (*chunk, error) {
 	// df was checked against the headers' counts, which parseBlockHead
 	// bounds by the bytes read: it can size the allocation.
 	c := &chunk{docs: make([]uint32, 0, p.df), tfs: make([]uint16, 0, p.df), lens: make([]uint32, 0, p.df)}
-	for i := range p.blocks {
+	from := 0
+	if old := p.prevList.Swap(nil); old != nil {
+		p.charge(-p.prevListUnits)
+		var err error
+		if from, err = p.copyPrefix(old, c); err != nil {
+			return nil, err
+		}
+	}
+	for i := from; i < len(p.blocks); i++ {
 		if err := p.decodeInto(i, c); err != nil {
 			return nil, err
 		}
@@ -185,6 +201,38 @@ func (p *posting) all() (*chunk, error) {
 	}
 	p.charge(len(c.docs))
 	return c, nil
+}
+
+// copyPrefix appends to dst (empty) the decoded postings of p's leading
+// blocks that hold the same bytes as old's, from old's decoded list, and
+// returns how many blocks it copied. A write appends to a term's last
+// block or adds blocks after it: every block but the last is copied.
+func (p *posting) copyPrefix(old *posting, dst *chunk) (int, error) {
+	of := old.flat.Load()
+	if of == nil {
+		return 0, nil
+	}
+	k, n := 0, 0
+	for k < len(p.blocks) && k < len(old.blocks) {
+		b, o := &p.blocks[k], &old.blocks[k]
+		if b.first != o.first || b.head.n != o.head.n || !bytes.Equal(p.raw[b.off:b.end], old.raw[o.off:o.end]) {
+			break
+		}
+		n += int(b.head.n)
+		k++
+	}
+	if k == 0 || n > len(of.docs) {
+		return 0, nil
+	}
+	dst.docs = append(dst.docs, of.docs[:n]...)
+	dst.tfs = append(dst.tfs, of.tfs[:n]...)
+	dst.lens = append(dst.lens, of.lens[:n]...)
+	// What decodeInto checks of the last copied block, against this list.
+	last := dst.docs[n-1]
+	if k < len(p.blocks) && last >= p.blocks[k].first || k == len(p.blocks) && last != p.last {
+		return 0, fmt.Errorf("index: %w: posting block %d: ends at doc %d, past the next block or the term's last doc", kv.ErrCorrupt, p.blocks[k-1].first, last)
+	}
+	return k, nil
 }
 
 // decodeInto appends block i's postings to dst, checking that they end

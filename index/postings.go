@@ -92,9 +92,22 @@ func (ix *Index) term(b *buckets, field uint8, term string) (*posting, error) {
 			p.prevUnion.Store(um)
 			p.prevUnits = um.units()
 		}
+		// Its decoded list, likewise, for the blocks a write left alone.
+		var ol *posting
+		if old := ix.cache.stalePost(b.ckey); old != nil && len(p.blocks) > 1 {
+			if of := old.flat.Load(); of != nil {
+				old.prevList.Store(nil)
+				ol = old
+				p.prevList.Store(old)
+				p.prevListUnits = old.encodedSize() + len(of.docs)
+			}
+		}
 		ix.cache.put(&entry{key: string(b.ckey), gen: tr.Gen, at: b.confirm(), post: p, size: p.encodedSize()})
 		if um != nil {
 			p.charge(p.prevUnits)
+		}
+		if ol != nil {
+			p.charge(p.prevListUnits)
 		}
 	}
 	return p, nil
