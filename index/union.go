@@ -26,6 +26,12 @@ type unionMemo struct {
 	// the posting the memo is cached on, charged for the table.
 	pseudo atomic.Pointer[pseudoTab]
 	host   *posting
+	// base is the table of the union this one extends (extendUnion), and
+	// basePos each field's place in its list after the old union's docs:
+	// the first table of an extended union copies base's bounds where
+	// they still hold and computes only the new docs'.
+	base    atomic.Pointer[pseudoTab]
+	basePos [8]int
 }
 
 // pseudoTab bounds a union's BM25F pseudo-frequencies: ub[i] is at
@@ -34,8 +40,34 @@ type unionMemo struct {
 // pass it exactly), and the postings cache holds it beside the lists.
 type pseudoTab struct {
 	bfields []bm25.Field
-	avgs    []float64
-	ub      []float32
+	// avgs are the averages the bounds were computed under: a little
+	// above those of the query that built the table (avgSlack), since a
+	// field's part only grows with its average, so that the table bounds
+	// the docs' pseudo-frequencies under any averages from
+	// avgs/(1+2·avgSlack) up to avgs, across the writes that move them.
+	avgs []float64
+	ub   []float32
+}
+
+// avgSlack is how far above the current averages a table's bounds are
+// computed: each write moves the averages a little, and a table stays
+// valid until they drift by about this fraction (a card of 100k moves
+// them by ~1e-5), at the cost of bounds this much looser.
+const avgSlack = 1.0 / 256
+
+// fits reports whether t bounds the pseudo-frequencies under bfields
+// and avgs: the same fields, and each average positive, at most the
+// table's and not far below it.
+func (t *pseudoTab) fits(bfields []bm25.Field, avgs []float64) bool {
+	if !slices.Equal(t.bfields, bfields) || len(t.avgs) != len(avgs) {
+		return false
+	}
+	for f, a := range avgs {
+		if !(a > 0) || a > t.avgs[f] || a*(1+2*avgSlack) < t.avgs[f] {
+			return false
+		}
+	}
+	return true
 }
 
 // pseudoFor returns the table bounding the pseudo-frequency of every doc
@@ -46,12 +78,26 @@ type pseudoTab struct {
 // (about what every scan paid before), later ones a compare per doc.
 func (m *unionMemo) pseudoFor(bfields []bm25.Field, avgs []float64) []float32 {
 	old := m.pseudo.Load()
-	if old != nil && slices.Equal(old.bfields, bfields) && slices.Equal(old.avgs, avgs) {
+	if old != nil && (old.fits(bfields, avgs) || slices.Equal(old.bfields, bfields) && slices.Equal(old.avgs, avgs)) {
 		return old.ub
 	}
 	t := &pseudoTab{bfields: slices.Clone(bfields), avgs: slices.Clone(avgs), ub: make([]float32, len(m.docs))}
 	var pos [8]int // each field's position in its list (the mask says which hold the doc)
-	for i := range m.docs {
+	from := 0
+	if base := m.base.Swap(nil); base != nil && base.fits(bfields, avgs) && len(base.ub) <= len(m.docs) {
+		// The docs of the union extended keep their bounds.
+		t.avgs = base.avgs
+		copy(t.ub, base.ub)
+		from, pos = len(base.ub), m.basePos
+	} else {
+		for f, a := range avgs {
+			if a > 0 {
+				t.avgs[f] = a * (1 + avgSlack)
+			}
+		}
+	}
+	avgs = t.avgs
+	for i := from; i < len(m.docs); i++ {
 		var v float64
 		for k, f := range m.fields {
 			if m.mask[i]&(1<<k) == 0 {
@@ -296,6 +342,12 @@ func extendUnion(m, old *unionMemo) bool {
 	m.docs = append(append(make([]uint32, 0, len(old.docs)+len(tdocs)), old.docs...), tdocs...)
 	if old.mask != nil {
 		m.mask = append(append(make([]uint8, 0, len(old.mask)+len(tmask)), old.mask...), tmask...)
+		if t := old.pseudo.Load(); t != nil && len(t.ub) == len(old.docs) {
+			for k, f := range m.fields {
+				m.basePos[k] = len(old.parts[f].docs)
+			}
+			m.base.Store(t)
+		}
 	}
 	return true
 }

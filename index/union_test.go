@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -219,12 +220,75 @@ func TestUnionPseudoTable(t *testing.T) {
 	again, _ := table()
 	require.Same(t, tab, again, "unchanged averages reuse the table")
 
-	add(1, "z") // a doc without the term: same union, new averages
-	moved, m2 := table()
+	add(1, "z") // a doc without the term: same union, averages moved a little
+	kept, m2 := table()
 	require.Same(t, m, m2)
-	require.NotNil(t, moved)
-	require.NotSame(t, tab, moved, "a write moves the averages")
+	require.Same(t, tab, kept, "a table holds while the averages stay within its slack")
+
+	// Longer docs without the term move the averages past the slack: the
+	// table is built again, and still bounds every doc.
+	for range 40 {
+		require.NoError(t, db.Update(func(tx *bolt.Tx) error {
+			doc := Doc{ID: next, Scope: "s"}
+			next++
+			for range fields {
+				doc.Fields = append(doc.Fields, strings.Fields(strings.Repeat("long ", 60)))
+			}
+			_, err := ix.Add(tx, doc)
+			return err
+		}))
+	}
+	moved, m3 := table()
+	require.Same(t, m, m3)
+	require.NotSame(t, tab, moved, "averages moved past the slack")
 	require.NotEqual(t, tab.avgs, moved.avgs)
+}
+
+// The first table of an extended union keeps the bounds of the table it
+// extends (where the averages still fit it) and computes the new docs'
+// under the same averages: what a table built whole under them holds.
+func TestExtendedUnionTable(t *testing.T) {
+	r := rand.New(rand.NewPCG(2, 8))
+	bfields := []bm25.Field{{Weight: 3, B: 0.75}, {Weight: 1, B: 0.3}, {Weight: 2, B: 0.5}}
+	list := func(lo, n uint32) *chunk {
+		c := &chunk{}
+		for d := lo; d < lo+n; d++ {
+			if r.IntN(2) == 0 {
+				c.docs, c.tfs, c.lens = append(c.docs, d), append(c.tfs, uint16(1+r.IntN(4))), append(c.lens, uint32(1+r.IntN(30)))
+			}
+		}
+		return c
+	}
+	fresh := func(parts []*chunk) *unionMemo {
+		m := &unionMemo{parts: parts, host: &posting{}}
+		for f, c := range parts {
+			if c != nil && len(c.docs) > 0 {
+				m.fields = append(m.fields, uint8(f))
+			}
+		}
+		m.docs, m.mask = unionMasks(parts, m.fields)
+		return m
+	}
+	grow := func(c *chunk, t *chunk) *chunk {
+		return &chunk{docs: append(slices.Clone(c.docs), t.docs...), tfs: append(slices.Clone(c.tfs), t.tfs...), lens: append(slices.Clone(c.lens), t.lens...)}
+	}
+	for trial := range 50 {
+		old := []*chunk{list(1, 500), list(1, 500), list(1, 500)}
+		om := fresh(old)
+		avgs := []float64{8, 12, 5}
+		om.pseudoFor(bfields, avgs)
+		last := om.docs[len(om.docs)-1]
+		cur := []*chunk{grow(old[0], list(last+1, 40)), old[1], grow(old[2], list(last+1, 40))}
+		m := &unionMemo{parts: cur, fields: om.fields, host: &posting{}}
+		require.True(t, extendUnion(m, om), "trial %d", trial)
+		moved := []float64{8.01, 12.02, 5.01} // a few writes later: within the slack
+		got := m.pseudoFor(bfields, moved)
+		tab := m.pseudo.Load()
+		require.Equal(t, om.pseudo.Load().avgs, tab.avgs, "trial %d: the extended table keeps its base's averages", trial)
+		whole := fresh(cur)
+		want := whole.pseudoFor(bfields, []float64{8, 12, 5}) // the same averages, so the same slack
+		require.Equal(t, want, got, "trial %d", trial)
+	}
 }
 
 func TestRoundUp32(t *testing.T) {
