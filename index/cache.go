@@ -370,32 +370,39 @@ func (c *cache) get(key []byte, gen, confirm uint64) *entry {
 	return e
 }
 
-// stale returns the cached keyword bitmap entry for key whatever its
-// generation, or nil: what buildKeyword starts from after a write.
+// stale returns the entry cached for key whatever its generation, or
+// nil: what a load after a write starts from (see buildKeyword and
+// posting.inherit).
 func (c *cache) stale(key []byte) *entry {
 	if c.limit <= 0 {
 		return nil
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if e := c.m[string(key)]; e != nil && e.bm != nil && e.chunks != nil {
-		return e
-	}
-	return nil
+	return c.m[string(key)]
 }
 
-// stalePost returns the posting cached for key whatever its generation,
-// or nil.
-func (c *cache) stalePost(key []byte) *posting {
-	if c.limit <= 0 {
-		return nil
+// inherit keeps what old (the same term's list before a write) had
+// built that p's own will mostly be: its union (a multi-field index's)
+// and its decoded list (p of several blocks). It returns what that holds
+// in cache units, to charge to p's entry once cached; unionOf and all
+// let go of it and discharge it. old lets go of its own, so no chain of
+// old lists is kept.
+func (p *posting) inherit(old *posting, multiField bool) int {
+	if multiField {
+		if um := old.union.Load(); um != nil {
+			p.prevUnion.Store(um)
+			p.prevUnits = um.units()
+		}
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if e := c.m[string(key)]; e != nil {
-		return e.post
+	if len(p.blocks) > 1 {
+		if of := old.flat.Load(); of != nil {
+			old.prevList.Store(nil)
+			p.prevList.Store(old)
+			p.prevListUnits = old.encodedSize() + len(of.docs)
+		}
 	}
-	return nil
+	return p.prevUnits + p.prevListUnits
 }
 
 // getAt returns the entry for key if it is known to be current in the

@@ -36,8 +36,9 @@ type kwChunk struct {
 var chunkSeed = maphash.MakeSeed()
 
 // buildKeyword returns keyword kw's bitmap from its chunks in kwb and the
-// chunks it was built from, reusing stale (a cached build of the keyword,
-// of any generation; nil for none) where most chunks are unchanged.
+// chunks it was built from, reusing stale (the entry cached for the
+// keyword, of any generation; nil for none) where most chunks are
+// unchanged.
 func buildKeyword(kwb *bolt.Bucket, kw []byte, stale *entry) (*roaring.Bitmap, []kwChunk, error) {
 	type stored struct {
 		ch uint32
@@ -57,7 +58,7 @@ func buildKeyword(kwb *bolt.Bucket, kw []byte, stale *entry) (*roaring.Bitmap, [
 	}
 	var bm *roaring.Bitmap
 	var redo []int // the chunks to decode, by index in chunks
-	if stale != nil {
+	if stale != nil && stale.bm != nil && stale.chunks != nil {
 		changed, removed := diffChunks(stale.chunks, sums)
 		if len(changed)+len(removed) <= len(sums)/4 {
 			bm = stale.bm.Clone() // the cached one is shared with readers

@@ -80,34 +80,13 @@ func (ix *Index) term(b *buckets, field uint8, term string) (*posting, error) {
 	p.dec = make([]atomic.Pointer[chunk], len(p.blocks))
 	p.front = frontier(tfs, lens)
 	if b.cacheable {
-		// A multi-field term's union after a write is mostly its union
-		// before (see unionOf): keep that until this one is built.
-		var um *unionMemo
-		if len(ix.fields) > 1 {
-			if old := ix.cache.stalePost(b.ckey); old != nil {
-				um = old.union.Load()
-			}
-		}
-		if um != nil {
-			p.prevUnion.Store(um)
-			p.prevUnits = um.units()
-		}
-		// Its decoded list, likewise, for the blocks a write left alone.
-		var ol *posting
-		if old := ix.cache.stalePost(b.ckey); old != nil && len(p.blocks) > 1 {
-			if of := old.flat.Load(); of != nil {
-				old.prevList.Store(nil)
-				ol = old
-				p.prevList.Store(old)
-				p.prevListUnits = old.encodedSize() + len(of.docs)
-			}
+		var units int
+		if old := ix.cache.stale(b.ckey); old != nil && old.post != nil {
+			units = p.inherit(old.post, len(ix.fields) > 1)
 		}
 		ix.cache.put(&entry{key: string(b.ckey), gen: tr.Gen, at: b.confirm(), post: p, size: p.encodedSize()})
-		if um != nil {
-			p.charge(p.prevUnits)
-		}
-		if ol != nil {
-			p.charge(p.prevListUnits)
+		if units > 0 {
+			p.charge(units)
 		}
 	}
 	return p, nil

@@ -56,14 +56,19 @@ type pseudoTab struct {
 const avgSlack = 1.0 / 256
 
 // fits reports whether t bounds the pseudo-frequencies under bfields
-// and avgs: the same fields, and each average positive, at most the
-// table's and not far below it.
+// and avgs: the same fields, and each positive average at most the
+// table's and not far below it (one that is not positive, which gets no
+// slack: equal to it).
 func (t *pseudoTab) fits(bfields []bm25.Field, avgs []float64) bool {
 	if !slices.Equal(t.bfields, bfields) || len(t.avgs) != len(avgs) {
 		return false
 	}
 	for f, a := range avgs {
-		if !(a > 0) || a > t.avgs[f] || a*(1+2*avgSlack) < t.avgs[f] {
+		if !(a > 0) {
+			if a != t.avgs[f] {
+				return false
+			}
+		} else if a > t.avgs[f] || a*(1+2*avgSlack) < t.avgs[f] {
 			return false
 		}
 	}
@@ -78,7 +83,7 @@ func (t *pseudoTab) fits(bfields []bm25.Field, avgs []float64) bool {
 // (about what every scan paid before), later ones a compare per doc.
 func (m *unionMemo) pseudoFor(bfields []bm25.Field, avgs []float64) []float32 {
 	old := m.pseudo.Load()
-	if old != nil && (old.fits(bfields, avgs) || slices.Equal(old.bfields, bfields) && slices.Equal(old.avgs, avgs)) {
+	if old != nil && old.fits(bfields, avgs) {
 		return old.ub
 	}
 	t := &pseudoTab{bfields: slices.Clone(bfields), avgs: slices.Clone(avgs), ub: make([]float32, len(m.docs))}
