@@ -2,7 +2,6 @@ package events
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -65,7 +64,7 @@ func encodeCard(r *cardRecord) []byte {
 		}
 	}
 	var texts [16]string
-	w := cardWriter{v: make([]byte, 0, n), texts: texts[:0]}
+	w := cardWriter{Writer: kv.Writer{B: make([]byte, 0, n)}, texts: texts[:0]}
 	w.head(cardVersion, r)
 	w.text(r.Summary)
 	w.textList(r.Quotes)
@@ -73,62 +72,44 @@ func encodeCard(r *cardRecord) []byte {
 	w.textList(r.Tags)
 	w.textList(r.Participants)
 	w.textList(r.Entities)
-	w.str(r.Type)
-	w.str(r.Status)
-	w.str(r.Criticality)
+	w.Str(r.Type)
+	w.Str(r.Status)
+	w.Str(r.Criticality)
 	w.tail(r)
-	return w.v
+	return w.B
 }
 
 // head writes what versions 2 and 3 share before the card's texts.
 func (w *cardWriter) head(version byte, r *cardRecord) {
-	w.v = append(w.v, version)
-	w.str(r.Lifecycle)
-	w.str(r.PrevLifecycle)
-	w.uvarint(r.ID)
-	w.uvarint(r.SupersededBy)
-	w.str(r.Scope)
-	w.str(r.Thread)
-	w.uvarint(r.Block)
-	w.ids(r.Msgs)
+	w.B = append(w.B, version)
+	w.Str(r.Lifecycle)
+	w.Str(r.PrevLifecycle)
+	w.Uvarint(r.ID)
+	w.Uvarint(r.SupersededBy)
+	w.Str(r.Scope)
+	w.Str(r.Thread)
+	w.Uvarint(r.Block)
+	w.IDs(r.Msgs)
 }
 
 // tail writes what versions 2 and 3 share after the card's texts.
 func (w *cardWriter) tail(r *cardRecord) {
 	for _, s := range []kv.Stamp{r.Mentioned, r.HStart, r.HEnd, r.Created} {
-		w.stamp(s)
+		w.Stamp(s)
 	}
-	w.str(r.TimeText)
-	w.str(r.Precision)
-	w.str(r.Basis)
-	if r.Approx {
-		w.v = append(w.v, 1)
-	} else {
-		w.v = append(w.v, 0)
-	}
-	w.ids(r.Supersedes)
-	w.ids(r.Conflicts)
+	w.Str(r.TimeText)
+	w.Str(r.Precision)
+	w.Str(r.Basis)
+	w.Bool(r.Approx)
+	w.IDs(r.Supersedes)
+	w.IDs(r.Conflicts)
 }
 
 // cardWriter appends a record; texts are the texts written so far, which
 // a later text may refer to.
 type cardWriter struct {
-	v     []byte
+	kv.Writer
 	texts []string
-}
-
-func (w *cardWriter) uvarint(x uint64) { w.v = binary.AppendUvarint(w.v, x) }
-
-func (w *cardWriter) str(s string) {
-	w.uvarint(uint64(len(s)))
-	w.v = append(w.v, s...)
-}
-
-func (w *cardWriter) strs(l []string) {
-	w.uvarint(uint64(len(l)))
-	for _, s := range l {
-		w.str(s)
-	}
 }
 
 // text writes s as a reference to the first earlier text holding it, if
@@ -144,20 +125,20 @@ func (w *cardWriter) text(s string) {
 			ref = binary.AppendUvarint(ref, uint64(src))
 			ref = binary.AppendUvarint(ref, uint64(off))
 			if len(ref) < uvarintLen(uint64(len(s))<<1)+len(s) {
-				w.v = append(w.v, ref...)
+				w.B = append(w.B, ref...)
 				w.texts = append(w.texts, s)
 				return
 			}
 			break
 		}
 	}
-	w.uvarint(uint64(len(s)) << 1)
-	w.v = append(w.v, s...)
+	w.Uvarint(uint64(len(s)) << 1)
+	w.B = append(w.B, s...)
 	w.texts = append(w.texts, s)
 }
 
 func (w *cardWriter) textList(l []string) {
-	w.uvarint(uint64(len(l)))
+	w.Uvarint(uint64(len(l)))
 	for _, s := range l {
 		w.text(s)
 	}
@@ -168,125 +149,36 @@ func uvarintLen(x uint64) int {
 	return binary.PutUvarint(b[:], x)
 }
 
-func (w *cardWriter) ids(l []uint64) {
-	w.uvarint(uint64(len(l)))
-	var prev uint64
-	for _, id := range l {
-		w.v = binary.AppendVarint(w.v, int64(id-prev))
-		prev = id
-	}
-}
-
-func (w *cardWriter) stamp(s kv.Stamp) {
-	if !s.Set {
-		w.v = append(w.v, 0)
-		return
-	}
-	w.v = append(w.v, 1)
-	w.v = binary.AppendVarint(w.v, s.N)
-	w.v = binary.AppendVarint(w.v, int64(s.Off))
-}
-
-var errCardRecord = errors.New("truncated or inconsistent")
-
 // cardReader reads a version 2 or 3 record; the first failure sticks.
 // texts are the version 3 texts read so far.
 type cardReader struct {
-	p     []byte
-	err   error
+	kv.Reader
 	texts []string
-}
-
-func (r *cardReader) uvarint() uint64 {
-	if r.err != nil {
-		return 0
-	}
-	x, n := binary.Uvarint(r.p)
-	if n <= 0 {
-		r.err = errCardRecord
-		return 0
-	}
-	r.p = r.p[n:]
-	return x
-}
-
-func (r *cardReader) varint() int64 {
-	if r.err != nil {
-		return 0
-	}
-	x, n := binary.Varint(r.p)
-	if n <= 0 {
-		r.err = errCardRecord
-		return 0
-	}
-	r.p = r.p[n:]
-	return x
-}
-
-// count reads a length; every element takes at least a byte, so a count
-// beyond what is left is damage, refused before anything is allocated.
-func (r *cardReader) count() int {
-	c := r.uvarint()
-	if r.err == nil && c > uint64(len(r.p)) {
-		r.err = errCardRecord
-	}
-	if r.err != nil {
-		return 0
-	}
-	return int(c)
-}
-
-func (r *cardReader) str() string {
-	n := r.count()
-	if r.err != nil || n == 0 {
-		return ""
-	}
-	s := string(r.p[:n])
-	r.p = r.p[n:]
-	return s
-}
-
-func (r *cardReader) strs() []string { return r.list(r.str) }
-
-// list reads a count, then that many strings with read.
-func (r *cardReader) list(read func() string) []string {
-	n := r.count()
-	if n == 0 {
-		return nil
-	}
-	out := make([]string, 0, n)
-	for range n {
-		out = append(out, read())
-	}
-	if r.err != nil {
-		return nil
-	}
-	return out
 }
 
 // text reads a version 3 text: literal, or a piece of an earlier text
 // (shared with it, not copied).
 func (r *cardReader) text() string {
-	h := r.uvarint()
-	if r.err != nil {
+	h := r.Uvarint()
+	if r.Err != nil {
 		return ""
 	}
 	var s string
 	if h&1 == 0 {
 		n := h >> 1
-		if n > uint64(len(r.p)) {
-			r.err = errCardRecord
+		if n > uint64(len(r.Rest)) {
+			r.Err = kv.ErrField
 			return ""
 		}
-		s = string(r.p[:n])
-		r.p = r.p[n:]
+		s = string(r.Rest[:n])
+		r.Rest = r.Rest[n:]
 	} else {
-		n, src, off := h>>1, r.uvarint(), r.uvarint()
-		if r.err != nil {
+		n, src, off := h>>1, r.Uvarint(), r.Uvarint()
+		if r.Err != nil {
 			return ""
 		}
 		if src >= uint64(len(r.texts)) || off > uint64(len(r.texts[src])) || n > uint64(len(r.texts[src]))-off {
-			r.err = errCardRecord
+			r.Err = kv.ErrField
 			return ""
 		}
 		s = r.texts[src][off : off+n]
@@ -295,44 +187,7 @@ func (r *cardReader) text() string {
 	return s
 }
 
-func (r *cardReader) textList() []string { return r.list(r.text) }
-
-func (r *cardReader) ids() []uint64 {
-	n := r.count()
-	if n == 0 {
-		return nil
-	}
-	out := make([]uint64, 0, n)
-	var prev uint64
-	for range n {
-		prev += uint64(r.varint())
-		out = append(out, prev)
-	}
-	if r.err != nil {
-		return nil
-	}
-	return out
-}
-
-func (r *cardReader) stamp() kv.Stamp {
-	if r.err != nil {
-		return kv.Stamp{}
-	}
-	if len(r.p) == 0 || r.p[0] > 1 {
-		r.err = errCardRecord
-		return kv.Stamp{}
-	}
-	set := r.p[0] == 1
-	r.p = r.p[1:]
-	if !set {
-		return kv.Stamp{}
-	}
-	nanos, off := r.varint(), r.varint()
-	if r.err == nil && (off < -1<<31 || off >= 1<<31) {
-		r.err = errCardRecord
-	}
-	return kv.Stamp{N: nanos, Off: int32(off), Set: true}
-}
+func (r *cardReader) textList() []string { return r.List(r.text) }
 
 // decodeCard decodes a card record of any version.
 func decodeCard(v []byte) (cardRecord, error) {
@@ -342,34 +197,24 @@ func decodeCard(v []byte) (cardRecord, error) {
 		return r, err
 	}
 	version := v[0]
-	r := cardReader{p: v[1:]}
-	c := cardRecord{Lifecycle: r.str(), PrevLifecycle: r.str(), ID: r.uvarint(), SupersededBy: r.uvarint()}
-	c.Scope, c.Thread, c.Block, c.Msgs = r.str(), r.str(), r.uvarint(), r.ids()
+	r := cardReader{Reader: kv.Reader{Rest: v[1:]}}
+	c := cardRecord{Lifecycle: r.Str(), PrevLifecycle: r.Str(), ID: r.Uvarint(), SupersededBy: r.Uvarint()}
+	c.Scope, c.Thread, c.Block, c.Msgs = r.Str(), r.Str(), r.Uvarint(), r.IDs()
 	if version == cardVersionV2 {
-		c.Title, c.Summary, c.Tags, c.Quotes = r.str(), r.str(), r.strs(), r.strs()
-		c.Type, c.Status, c.Participants, c.Entities, c.Criticality = r.str(), r.str(), r.strs(), r.strs(), r.str()
+		c.Title, c.Summary, c.Tags, c.Quotes = r.Str(), r.Str(), r.Strs(), r.Strs()
+		c.Type, c.Status, c.Participants, c.Entities, c.Criticality = r.Str(), r.Str(), r.Strs(), r.Strs(), r.Str()
 	} else {
 		r.texts = make([]string, 0, 12) // one allocation for most cards' texts
 		c.Summary, c.Quotes, c.Title, c.Tags = r.text(), r.textList(), r.text(), r.textList()
 		c.Participants, c.Entities = r.textList(), r.textList()
-		c.Type, c.Status, c.Criticality = r.str(), r.str(), r.str()
+		c.Type, c.Status, c.Criticality = r.Str(), r.Str(), r.Str()
 	}
-	c.Mentioned, c.HStart, c.HEnd, c.Created = r.stamp(), r.stamp(), r.stamp(), r.stamp()
-	c.TimeText, c.Precision, c.Basis = r.str(), r.str(), r.str()
-	if r.err == nil {
-		if len(r.p) == 0 || r.p[0] > 1 {
-			r.err = errCardRecord
-		} else {
-			c.Approx = r.p[0] == 1
-			r.p = r.p[1:]
-		}
-	}
-	c.Supersedes, c.Conflicts = r.ids(), r.ids()
-	if r.err == nil && len(r.p) != 0 {
-		r.err = errCardRecord
-	}
-	if r.err != nil {
-		return cardRecord{}, fmt.Errorf("%w: version %d card record: %v", kv.ErrCorrupt, version, r.err)
+	c.Mentioned, c.HStart, c.HEnd, c.Created = r.Stamp(), r.Stamp(), r.Stamp(), r.Stamp()
+	c.TimeText, c.Precision, c.Basis = r.Str(), r.Str(), r.Str()
+	c.Approx = r.Bool()
+	c.Supersedes, c.Conflicts = r.IDs(), r.IDs()
+	if err := r.End(); err != nil {
+		return cardRecord{}, fmt.Errorf("%w: version %d card record: %v", kv.ErrCorrupt, version, err)
 	}
 	return c, nil
 }
@@ -383,10 +228,10 @@ func decodeLifecycle(v []byte) (string, error) {
 		_, err := kv.Decode(v, &r, cardVersionV1)
 		return r.Lifecycle, err
 	}
-	r := cardReader{p: v[1:]}
-	lc := r.str()
-	if r.err != nil {
-		return "", fmt.Errorf("%w: version %d card record: %v", kv.ErrCorrupt, v[0], r.err)
+	r := cardReader{Reader: kv.Reader{Rest: v[1:]}}
+	lc := r.Str()
+	if r.Err != nil {
+		return "", fmt.Errorf("%w: version %d card record: %v", kv.ErrCorrupt, v[0], r.Err)
 	}
 	return lc, nil
 }

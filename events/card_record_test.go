@@ -27,17 +27,17 @@ func fullCardRecord() cardRecord {
 func encodeCardV2(r *cardRecord) []byte {
 	w := cardWriter{}
 	w.head(cardVersionV2, r)
-	w.str(r.Title)
-	w.str(r.Summary)
-	w.strs(r.Tags)
-	w.strs(r.Quotes)
-	w.str(r.Type)
-	w.str(r.Status)
-	w.strs(r.Participants)
-	w.strs(r.Entities)
-	w.str(r.Criticality)
+	w.Str(r.Title)
+	w.Str(r.Summary)
+	w.Strs(r.Tags)
+	w.Strs(r.Quotes)
+	w.Str(r.Type)
+	w.Str(r.Status)
+	w.Strs(r.Participants)
+	w.Strs(r.Entities)
+	w.Str(r.Criticality)
 	w.tail(r)
-	return w.v
+	return w.B
 }
 
 // repetitiveCardRecord is a card whose texts repeat each other, as the
@@ -107,7 +107,7 @@ func TestCardRecordV3References(t *testing.T) {
 func textRecord(texts ...byte) []byte {
 	w := cardWriter{}
 	w.head(cardVersion, &cardRecord{Lifecycle: "active", ID: 1, Scope: "global", Thread: "t", Block: 1})
-	return append(w.v, texts...)
+	return append(w.B, texts...)
 }
 
 func TestCardRecordDamage(t *testing.T) {
@@ -140,11 +140,11 @@ func TestCardRecordDamage(t *testing.T) {
 // refused for what follows them, not for the reference.
 func TestCardRecordV3ReferenceBounds(t *testing.T) {
 	v := textRecord(2*4, 'a', 'b', 'c', 'd', 1, 2*3+1, 0, 1)
-	r := cardReader{p: v[len(textRecord()):]}
+	r := cardReader{Reader: kv.Reader{Rest: v[len(textRecord()):]}}
 	assert.Equal(t, "abcd", r.text())
-	assert.Equal(t, 1, r.count())
+	assert.Equal(t, 1, r.Count())
 	assert.Equal(t, "bcd", r.text())
-	require.NoError(t, r.err)
+	require.NoError(t, r.Err)
 }
 
 // badApprox returns r's record with the approx byte set to 2.

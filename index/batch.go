@@ -182,7 +182,7 @@ func (ix *Index) addBatch(tx *bolt.Tx, docs []Doc, bf *Buffer) (uint32, error) {
 			continue // a Buffer keeps no empty list; nothing to write
 		}
 		var tr termRecord
-		if v := seekGet(termsC, []byte(k)); v != nil {
+		if v := kv.SeekGet(termsC, []byte(k)); v != nil {
 			if tr, err = decodeTermRecord(v); err != nil {
 				return 0, err
 			}
@@ -194,7 +194,7 @@ func (ix *Index) addBatch(tx *bolt.Tx, docs []Doc, bf *Buffer) (uint32, error) {
 			if ps[0].d <= tr.Last {
 				return 0, fmt.Errorf("index %s: %w: doc %d not after %d", ix.name, kv.ErrCorrupt, ps[0].d, tr.Last)
 			}
-			old := seekGet(postC, postKey(nil, field, term, tr.Block))
+			old := kv.SeekGet(postC, postKey(nil, field, term, tr.Block))
 			if old == nil {
 				return 0, fmt.Errorf("index %s: %w: term %q: last posting block %d missing", ix.name, kv.ErrCorrupt, term, tr.Block)
 			}

@@ -1,7 +1,6 @@
 package index
 
 import (
-	"bytes"
 	"cmp"
 	"encoding/binary"
 	"fmt"
@@ -132,15 +131,4 @@ func chunkEnd(pairs []idDoc, i int) int {
 		j++
 	}
 	return j
-}
-
-// seekGet is Bucket.Get through c, which it repositions: the value of
-// key k, nil if k is missing or a nested bucket. A cursor reused for
-// many keys saves the cursor Bucket.Get allocates for each.
-func seekGet(c *bolt.Cursor, k []byte) []byte {
-	got, v := c.Seek(k)
-	if !bytes.Equal(got, k) {
-		return nil
-	}
-	return v
 }

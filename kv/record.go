@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/vmihailenco/msgpack/v5"
+	bolt "go.etcd.io/bbolt"
 )
 
 // Encode returns version followed by the msgpack encoding of v. v must be a
@@ -101,4 +102,15 @@ func ID(k []byte) uint64 {
 		return 0
 	}
 	return binary.BigEndian.Uint64(k)
+}
+
+// SeekGet is Bucket.Get through c, which it repositions: the value of key
+// k, nil if k is missing or a nested bucket. A cursor reused for many keys
+// saves the cursor Bucket.Get allocates for each.
+func SeekGet(c *bolt.Cursor, k []byte) []byte {
+	got, v := c.Seek(k)
+	if !bytes.Equal(got, k) {
+		return nil
+	}
+	return v
 }
