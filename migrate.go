@@ -36,7 +36,8 @@ var migrateBatch = 512
 // of a million messages writes a few MB), so a crash leaves either the
 // old layout or the new one. Format 4 → 5 rewrites nothing: version 2
 // card records stay readable, and new cards are written as version 3.
-// A read-only Open migrates nothing; kv.Open refuses it for a file older
+// Format 5 → 6 rewrites nothing either: version 1 graph records stay
+// readable, and what projection writes is version 2. A read-only Open migrates nothing; kv.Open refuses it for a file older
 // than kv.MinReadFormat.
 func (m *Memory) migrate() error {
 	format, err := m.db.Format()

@@ -8,12 +8,14 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/stratagate/stratagate"
+	"github.com/stratagate/stratagate/graph"
 	"github.com/stratagate/stratagate/kv"
 	"github.com/stratagate/stratagate/layers"
 )
@@ -430,4 +432,159 @@ func TestMigrateFormat4(t *testing.T) {
 	_, format = recordVersions(t, path)
 	assert.Equal(t, kv.FormatVersion, format)
 	assert.Equal(t, before, cards(path), "no card is rewritten")
+}
+
+// Version 1 graph records, as files before format 6 hold them: msgpack
+// under these field names (what the graph package wrote then).
+type nodeRecordV1 struct {
+	ID      uint64   `msgpack:"i"`
+	Scope   string   `msgpack:"sc"`
+	Kind    string   `msgpack:"k"`
+	Name    string   `msgpack:"n"`
+	Aliases []string `msgpack:"a,omitempty"`
+	Tags    []string `msgpack:"t,omitempty"`
+	Sources []uint64 `msgpack:"s"`
+	Created kv.Stamp `msgpack:"c"`
+}
+
+type factRecordV1 struct {
+	ID       uint64   `msgpack:"i"`
+	Node     uint64   `msgpack:"n"`
+	Key      string   `msgpack:"k"`
+	Value    string   `msgpack:"v"`
+	From     kv.Stamp `msgpack:"f"`
+	To       kv.Stamp `msgpack:"t"`
+	Recorded kv.Stamp `msgpack:"r"`
+	Closed   kv.Stamp `msgpack:"c"`
+	Sources  []uint64 `msgpack:"s"`
+}
+
+type edgeRecordV1 struct {
+	ID       uint64   `msgpack:"i"`
+	From     uint64   `msgpack:"a"`
+	To       uint64   `msgpack:"b,omitempty"`
+	ToName   string   `msgpack:"bn"`
+	Relation string   `msgpack:"rel"`
+	VFrom    kv.Stamp `msgpack:"f"`
+	VTo      kv.Stamp `msgpack:"t"`
+	Recorded kv.Stamp `msgpack:"r"`
+	Closed   kv.Stamp `msgpack:"c"`
+	Sources  []uint64 `msgpack:"s"`
+}
+
+// toGraphV1 rewrites every graph record of a file as version 1 and sets
+// format 5.
+func toGraphV1(t *testing.T, src string) string {
+	t.Helper()
+	return damagedCopy(t, src, func(tx *bolt.Tx) error {
+		nodes := map[uint64]graph.Node{}
+		facts := map[uint64]graph.Fact{}
+		edges := map[uint64]graph.Edge{}
+		require.NoError(t, graph.ForEachNode(tx, func(n graph.Node) error { nodes[n.ID] = n; return nil }))
+		require.NoError(t, graph.ForEachFact(tx, func(f graph.Fact) error { facts[f.ID] = f; return nil }))
+		require.NoError(t, graph.ForEachEdge(tx, func(e graph.Edge) error { edges[e.ID] = e; return nil }))
+		require.NotEmpty(t, nodes)
+		require.NotEmpty(t, facts)
+		require.NotEmpty(t, edges)
+		put := func(bucket []byte, id uint64, r any) {
+			v, err := kv.Encode(1, r)
+			require.NoError(t, err)
+			require.NoError(t, tx.Bucket(bucket).Put(kv.Key(id), v))
+		}
+		for id, n := range nodes {
+			put(kv.BucketGraphNodes, id, &nodeRecordV1{ID: n.ID, Scope: n.Scope, Kind: string(n.Kind), Name: n.Name, Aliases: n.Aliases,
+				Tags: n.Tags, Sources: n.SourceEventIDs, Created: kv.ToStamp(n.CreatedAt)})
+		}
+		for id, f := range facts {
+			put(kv.BucketGraphFacts, id, &factRecordV1{ID: f.ID, Node: f.Node, Key: f.Key, Value: f.Value, From: kv.ToStamp(f.ValidFrom),
+				To: kv.ToStamp(f.ValidTo), Recorded: kv.ToStamp(f.RecordedAt), Closed: kv.ToStamp(f.ClosedAt), Sources: f.SourceEventIDs})
+		}
+		for id, e := range edges {
+			put(kv.BucketGraphEdges, id, &edgeRecordV1{ID: e.ID, From: e.From, To: e.To, ToName: e.ToName, Relation: e.Relation,
+				VFrom: kv.ToStamp(e.ValidFrom), VTo: kv.ToStamp(e.ValidTo), Recorded: kv.ToStamp(e.RecordedAt), Closed: kv.ToStamp(e.ClosedAt),
+				Sources: e.SourceEventIDs})
+		}
+		return setFormat(tx, 5)
+	})
+}
+
+// graphVersions counts the graph records of a file by version.
+func graphVersions(t *testing.T, path string) map[byte]int {
+	t.Helper()
+	db, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
+	require.NoError(t, err)
+	defer db.Close()
+	n := map[byte]int{}
+	require.NoError(t, db.View(func(tx *bolt.Tx) error {
+		for _, b := range [][]byte{kv.BucketGraphNodes, kv.BucketGraphFacts, kv.BucketGraphEdges} {
+			require.NoError(t, tx.Bucket(b).ForEach(func(_, v []byte) error {
+				n[v[0]]++
+				return nil
+			}))
+		}
+		return nil
+	}))
+	return n
+}
+
+// graphDetails expands every node of the sample with its history.
+func graphDetails(t *testing.T, mem *stratagate.Memory) []stratagate.NodeDetail {
+	t.Helper()
+	hits, err := mem.SearchGraphNodes(ctx, stratagate.Query{Text: "Leo Maya atlas", Scopes: atlasScopes, Limit: 50})
+	require.NoError(t, err)
+	require.NotEmpty(t, hits)
+	var out []stratagate.NodeDetail
+	for _, h := range hits {
+		d, err := mem.GraphNodeHistory(ctx, h.ID)
+		require.NoError(t, err)
+		d.AsOf = time.Time{} // the time of the call
+		out = append(out, d)
+	}
+	return out
+}
+
+// TestMigrateFormat5: a format 5 file (graph records version 1) reads as
+// the same graph, read-only and after a writable Open raises it to format
+// 6 without rewriting a record; what projection writes next is version 2.
+func TestMigrateFormat5(t *testing.T) {
+	src := sampleFile(t)
+	assert.Zero(t, graphVersions(t, src)[1], "new files hold version 2 graph records")
+	cur, err := stratagate.Open(src, &stratagate.Options{ReadOnly: true})
+	require.NoError(t, err)
+	want := graphDetails(t, cur)
+	require.NoError(t, cur.Close())
+
+	path := toGraphV1(t, src)
+	old := graphVersions(t, path)
+	require.Equal(t, 0, old[2])
+	ro, err := stratagate.Open(path, &stratagate.Options{ReadOnly: true})
+	require.NoError(t, err)
+	assert.Equal(t, want, graphDetails(t, ro))
+	require.NoError(t, ro.Close())
+	_, format := recordVersions(t, path)
+	require.Equal(t, uint32(5), format, "a read-only Open changes nothing")
+
+	mem, err := stratagate.Open(path, &stratagate.Options{NoSync: true})
+	require.NoError(t, err)
+	assert.Equal(t, want, graphDetails(t, mem))
+	rep, err := mem.Verify(ctx)
+	require.NoError(t, err)
+	assert.True(t, rep.OK, "%v", rep.Violations)
+	require.NoError(t, mem.Close())
+	_, format = recordVersions(t, path)
+	assert.Equal(t, kv.FormatVersion, format)
+	assert.Equal(t, old, graphVersions(t, path), "raising the format rewrites no record")
+
+	mem, err = stratagate.Open(path, &stratagate.Options{NoSync: true})
+	require.NoError(t, err)
+	for _, tr := range loadSample(t).Turns() { // projected again: the same names, so the same nodes
+		tr.Thread, tr.ReceiptID = tr.Thread+"-again", ""
+		_, err := mem.Append(ctx, tr)
+		require.NoError(t, err)
+	}
+	waitIdle(t, mem)
+	require.NoError(t, mem.Close())
+	after := graphVersions(t, path)
+	assert.Positive(t, after[2], "projection writes version 2")
+	assert.Less(t, after[1], old[1])
 }

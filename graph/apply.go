@@ -232,7 +232,7 @@ func (a *applier) node(k Kind, name string, evs []uint64) (uint64, error) {
 		return 0, err
 	}
 	r := nodeRecord{ID: id, Scope: a.b.Scope, Kind: string(k), Name: name, Sources: addSource(nil, evs...), Created: kv.ToStamp(a.b.Now)}
-	if err := a.put(kv.BucketGraphNodes, id, &r, nodeVersion); err != nil {
+	if err := a.put(kv.BucketGraphNodes, id, r.encode()); err != nil {
 		return 0, err
 	}
 	a.touched[id] = true
@@ -240,13 +240,13 @@ func (a *applier) node(k Kind, name string, evs []uint64) (uint64, error) {
 }
 
 func (a *applier) updateNode(id uint64, fn func(*nodeRecord)) error {
-	var r nodeRecord
-	if err := get(a.tx, kv.BucketGraphNodes, id, &r, nodeVersion, "node"); err != nil {
+	r, err := getNodeRecord(a.tx, id, true)
+	if err != nil {
 		return err
 	}
 	fn(&r)
 	a.touched[id] = true
-	return a.put(kv.BucketGraphNodes, id, &r, nodeVersion)
+	return a.put(kv.BucketGraphNodes, id, r.encode())
 }
 
 func (a *applier) alias(node uint64, k Kind, alias string, evs []uint64) (bool, error) {
@@ -270,10 +270,10 @@ func (a *applier) alias(node uint64, k Kind, alias string, evs []uint64) (bool, 
 }
 
 func (a *applier) putFact(r *factRecord) error {
-	return a.put(kv.BucketGraphFacts, r.ID, r, factVersion)
+	return a.put(kv.BucketGraphFacts, r.ID, r.encode())
 }
 func (a *applier) putEdge(r *edgeRecord) error {
-	return a.put(kv.BucketGraphEdges, r.ID, r, edgeVersion)
+	return a.put(kv.BucketGraphEdges, r.ID, r.encode())
 }
 
 func (a *applier) link(node uint64, kind byte, id uint64, evs []uint64) error {
@@ -297,12 +297,16 @@ func EventNodes(tx *bolt.Tx, event uint64) []uint64 { return links(tx, event, li
 
 func (a *applier) openFacts(node uint64, key string) ([]factRecord, error) {
 	var out []factRecord
+	rs := factRecords(a.tx)
 	for _, id := range links(a.tx, node, linkFact) {
-		var r factRecord
-		if err := get(a.tx, kv.BucketGraphFacts, id, &r, factVersion, "fact"); err != nil {
+		r, err := rs.fact(id, false)
+		if err != nil {
 			return nil, err
 		}
 		if r.Key == key && !r.To.Set {
+			if r, err = rs.fact(id, true); err != nil {
+				return nil, err
+			}
 			out = append(out, r)
 		}
 	}
@@ -380,12 +384,18 @@ func (a *applier) closeFact(node uint64, key, value string, at time.Time, evs []
 
 func (a *applier) openEdges(node uint64, relation string) ([]edgeRecord, error) {
 	var out []edgeRecord
+	rs := edgeRecords(a.tx)
 	for _, id := range links(a.tx, node, linkOut) {
-		var r edgeRecord
-		if err := get(a.tx, kv.BucketGraphEdges, id, &r, edgeVersion, "edge"); err != nil {
+		// Filtered without the sources, read only for the few that match:
+		// a hub has hundreds of edges, most of another relation or closed.
+		r, err := rs.edge(id, false)
+		if err != nil {
 			return nil, err
 		}
 		if r.Relation == relation && !r.VTo.Set {
+			if r, err = rs.edge(id, true); err != nil {
+				return nil, err
+			}
 			out = append(out, r)
 		}
 	}

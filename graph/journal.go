@@ -62,11 +62,11 @@ func valueHash(v []byte) uint64 {
 	return binary.BigEndian.Uint64(s[:8]) | 1
 }
 
-func (a *applier) put(bucket []byte, id uint64, v any, version byte) error {
+func (a *applier) put(bucket []byte, id uint64, v []byte) error {
 	if a.b.Journal != nil {
 		a.b.Journal.note(a.tx, bucket, kv.Key(id))
 	}
-	return put(a.tx, bucket, id, v, version)
+	return a.tx.Bucket(bucket).Put(kv.Key(id), v)
 }
 
 func (a *applier) putKey(bucket, key, v []byte) error {
@@ -206,44 +206,43 @@ func (r *reverter) record(e *JournalEntry) error {
 // rest of a later projection's state.
 func (r *reverter) strip(bucket string, id uint64, cur []byte) error {
 	keep := func(s []uint64) []uint64 { return slices.DeleteFunc(s, func(e uint64) bool { return r.gone[e] }) }
+	b := r.tx.Bucket([]byte(bucket))
 	switch bucket {
 	case string(kv.BucketGraphNodes):
-		var n nodeRecord
-		if _, err := kv.Decode(cur, &n, nodeVersion); err != nil {
+		n, err := decodeNode(cur, true)
+		if err != nil {
 			return fmt.Errorf("graph node %d: %w", id, err)
 		}
 		n.Sources = keep(n.Sources)
-		return put(r.tx, kv.BucketGraphNodes, id, &n, nodeVersion)
+		return b.Put(kv.Key(id), n.encode())
 	case string(kv.BucketGraphFacts):
-		var f factRecord
-		if _, err := kv.Decode(cur, &f, factVersion); err != nil {
+		f, err := decodeFact(cur, true)
+		if err != nil {
 			return fmt.Errorf("graph fact %d: %w", id, err)
 		}
 		f.Sources = keep(f.Sources)
-		return put(r.tx, kv.BucketGraphFacts, id, &f, factVersion)
+		return b.Put(kv.Key(id), f.encode())
 	default:
-		var ed edgeRecord
-		if _, err := kv.Decode(cur, &ed, edgeVersion); err != nil {
+		ed, err := decodeEdge(cur, true)
+		if err != nil {
 			return fmt.Errorf("graph edge %d: %w", id, err)
 		}
 		ed.Sources = keep(ed.Sources)
-		return put(r.tx, kv.BucketGraphEdges, id, &ed, edgeVersion)
+		return b.Put(kv.Key(id), ed.encode())
 	}
 }
 
 func recordNodes(bucket string, v []byte) ([]uint64, error) {
 	switch bucket {
 	case string(kv.BucketGraphNodes):
-		var n nodeRecord
-		_, err := kv.Decode(v, &n, nodeVersion)
+		n, err := decodeNode(v, false)
 		return []uint64{n.ID}, err
 	case string(kv.BucketGraphFacts):
-		var f factRecord
-		_, err := kv.Decode(v, &f, factVersion)
+		f, err := decodeFact(v, false)
 		return []uint64{f.Node}, err
 	default:
-		var e edgeRecord
-		if _, err := kv.Decode(v, &e, edgeVersion); err != nil {
+		e, err := decodeEdge(v, false)
+		if err != nil {
 			return nil, err
 		}
 		if e.To != 0 {

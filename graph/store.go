@@ -3,7 +3,6 @@ package graph
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"strings"
 	"time"
 
@@ -19,10 +18,6 @@ var ErrNotFound = kv.ErrNotFound
 var ErrInvalidOp = errors.New("sg: invalid graph operation")
 
 const (
-	nodeVersion byte = 1
-	factVersion byte = 1
-	edgeVersion byte = 1
-
 	linkFact = 'f'
 	linkOut  = 'o'
 	linkIn   = 'i'
@@ -79,30 +74,12 @@ func (r *edgeRecord) edge() Edge {
 		ValidTo: r.VTo.Time(), RecordedAt: r.Recorded.Time(), ClosedAt: r.Closed.Time(), SourceEventIDs: r.Sources}
 }
 
-func get(tx *bolt.Tx, bucket []byte, id uint64, v any, version byte, what string) error {
-	raw := tx.Bucket(bucket).Get(kv.Key(id))
-	if raw == nil {
-		return fmt.Errorf("graph %s %d: %w", what, id, ErrNotFound)
-	}
-	if _, err := kv.Decode(raw, v, version); err != nil {
-		return fmt.Errorf("graph %s %d: %w", what, id, err)
-	}
-	return nil
-}
-
-func put(tx *bolt.Tx, bucket []byte, id uint64, v any, version byte) error {
-	raw, err := kv.Encode(version, v)
-	if err != nil {
-		return err
-	}
-	return tx.Bucket(bucket).Put(kv.Key(id), raw)
-}
-
-// nodeHead is a node record without its sources, which its decoding
-// skips without allocating: a node's sources are every event that named
-// it, a list that grows with the store (2 KB at 20k turns, 11 KB at 100k
-// for the most-named node), and the index document of a node, the names
-// of its neighbours and the nodes shown to projection need none of it.
+// nodeHead is a version 1 node record without its sources, which its
+// decoding skips without allocating: a node's sources are every event
+// that named it, a list that grows with the store (2 KB at 20k turns, 11
+// KB at 100k for the most-named node), and the index document of a node,
+// the names of its neighbours and the nodes shown to projection need none
+// of it.
 type nodeHead struct {
 	ID      uint64   `msgpack:"i"`
 	Scope   string   `msgpack:"sc"`
@@ -115,39 +92,26 @@ type nodeHead struct {
 
 // getNodeHead is GetNode without the node's SourceEventIDs.
 func getNodeHead(tx *bolt.Tx, id uint64) (Node, error) {
-	var r nodeHead
-	if err := get(tx, kv.BucketGraphNodes, id, &r, nodeVersion, "node"); err != nil {
-		return Node{}, err
-	}
-	return Node{ID: r.ID, Scope: r.Scope, Kind: Kind(r.Kind), Name: r.Name, Aliases: r.Aliases, Tags: r.Tags,
-		CreatedAt: r.Created.Time()}, nil
+	r, err := getNodeRecord(tx, id, false)
+	return r.node(), err
 }
 
 // GetNode reads node id.
 func GetNode(tx *bolt.Tx, id uint64) (Node, error) {
-	var r nodeRecord
-	if err := get(tx, kv.BucketGraphNodes, id, &r, nodeVersion, "node"); err != nil {
-		return Node{}, err
-	}
-	return r.node(), nil
+	r, err := getNodeRecord(tx, id, true)
+	return r.node(), err
 }
 
 // GetFact reads fact id (Active is not computed here; see View).
 func GetFact(tx *bolt.Tx, id uint64) (Fact, error) {
-	var r factRecord
-	if err := get(tx, kv.BucketGraphFacts, id, &r, factVersion, "fact"); err != nil {
-		return Fact{}, err
-	}
-	return r.fact(), nil
+	r, err := getFactRecord(tx, id, true)
+	return r.fact(), err
 }
 
 // GetEdge reads edge id (Active is not computed here; see View).
 func GetEdge(tx *bolt.Tx, id uint64) (Edge, error) {
-	var r edgeRecord
-	if err := get(tx, kv.BucketGraphEdges, id, &r, edgeVersion, "edge"); err != nil {
-		return Edge{}, err
-	}
-	return r.edge(), nil
+	r, err := getEdgeRecord(tx, id, true)
+	return r.edge(), err
 }
 
 // NameKey normalises a node name or alias for exact matching.
@@ -202,12 +166,13 @@ func links(tx *bolt.Tx, node uint64, kind byte) []uint64 {
 // NodeFacts returns every fact of node (open and closed), in id order.
 func NodeFacts(tx *bolt.Tx, node uint64) ([]Fact, error) {
 	var out []Fact
+	rs := factRecords(tx)
 	for _, id := range links(tx, node, linkFact) {
-		f, err := GetFact(tx, id)
+		r, err := rs.fact(id, true)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, f)
+		out = append(out, r.fact())
 	}
 	return out, nil
 }
@@ -219,12 +184,13 @@ func NodeEdges(tx *bolt.Tx, node uint64, out bool) ([]Edge, error) {
 		kind = linkOut
 	}
 	var res []Edge
+	rs := edgeRecords(tx)
 	for _, id := range links(tx, node, kind) {
-		e, err := GetEdge(tx, id)
+		r, err := rs.edge(id, true)
 		if err != nil {
 			return nil, err
 		}
-		res = append(res, e)
+		res = append(res, r.edge())
 	}
 	return res, nil
 }
@@ -232,8 +198,8 @@ func NodeEdges(tx *bolt.Tx, node uint64, out bool) ([]Edge, error) {
 // ForEachNode calls fn for every node in id order.
 func ForEachNode(tx *bolt.Tx, fn func(Node) error) error {
 	return tx.Bucket(kv.BucketGraphNodes).ForEach(func(_, v []byte) error {
-		var r nodeRecord
-		if _, err := kv.Decode(v, &r, nodeVersion); err != nil {
+		r, err := decodeNode(v, true)
+		if err != nil {
 			return err
 		}
 		return fn(r.node())
@@ -243,8 +209,8 @@ func ForEachNode(tx *bolt.Tx, fn func(Node) error) error {
 // ForEachFact calls fn for every fact in id order.
 func ForEachFact(tx *bolt.Tx, fn func(Fact) error) error {
 	return tx.Bucket(kv.BucketGraphFacts).ForEach(func(_, v []byte) error {
-		var r factRecord
-		if _, err := kv.Decode(v, &r, factVersion); err != nil {
+		r, err := decodeFact(v, true)
+		if err != nil {
 			return err
 		}
 		return fn(r.fact())
@@ -254,8 +220,8 @@ func ForEachFact(tx *bolt.Tx, fn func(Fact) error) error {
 // ForEachEdge calls fn for every edge in id order.
 func ForEachEdge(tx *bolt.Tx, fn func(Edge) error) error {
 	return tx.Bucket(kv.BucketGraphEdges).ForEach(func(_, v []byte) error {
-		var r edgeRecord
-		if _, err := kv.Decode(v, &r, edgeVersion); err != nil {
+		r, err := decodeEdge(v, true)
+		if err != nil {
 			return err
 		}
 		return fn(r.edge())

@@ -52,8 +52,8 @@ func TestLookupAnyKindEqualsLookup(t *testing.T) {
 	}))
 }
 
-// getNodeHead reads what GetNode reads but the sources; a damaged record
-// is an error for both.
+// getNodeHead reads what GetNode reads but the sources, from records of
+// either version; a damaged record is an error for both.
 func TestGetNodeHead(t *testing.T) {
 	db, err := kv.Open(filepath.Join(t.TempDir(), "g.sg"), kv.Options{NoSync: true})
 	require.NoError(t, err)
@@ -64,26 +64,39 @@ func TestGetNodeHead(t *testing.T) {
 		{ID: 2, Scope: "project:a", Kind: "tool", Name: "make", Aliases: []string{"gnu make"}, Tags: []string{"build"}, Sources: make([]uint64, 5000), Created: kv.ToStamp(at)},
 		{ID: 3, Scope: "global", Kind: "place", Name: "Oslo"},
 	}
+	const v1 = 10 // the version 1 record of recs[i] is under recs[i].ID+v1
+	cut := recs[1].encode()
 	require.NoError(t, db.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(kv.BucketGraphNodes)
 		for i := range recs {
-			if err := put(tx, kv.BucketGraphNodes, recs[i].ID, &recs[i], nodeVersion); err != nil {
-				return err
-			}
+			old, err := kv.Encode(recordVersionV1, &recs[i])
+			require.NoError(t, err)
+			require.NoError(t, b.Put(kv.Key(recs[i].ID), recs[i].encode()))
+			require.NoError(t, b.Put(kv.Key(recs[i].ID+v1), old))
 		}
-		return tx.Bucket(kv.BucketGraphNodes).Put(kv.Key(4), []byte{nodeVersion, 0xc1})
+		require.NoError(t, b.Put(kv.Key(4), []byte{recordVersionV1, 0xc1}))
+		require.NoError(t, b.Put(kv.Key(5), cut[:len(cut)-1]))
+		return b.Put(kv.Key(6), append(cut, 0))
 	}))
 	require.NoError(t, db.View(func(tx *bolt.Tx) error {
 		for _, r := range recs {
-			full, err := GetNode(tx, r.ID)
-			require.NoError(t, err)
-			head, err := getNodeHead(tx, r.ID)
-			require.NoError(t, err)
-			full.SourceEventIDs = nil
-			assert.Equal(t, full, head)
+			for _, id := range []uint64{r.ID, r.ID + v1} {
+				full, err := GetNode(tx, id)
+				require.NoError(t, err)
+				assert.Equal(t, len(r.Sources), len(full.SourceEventIDs))
+				head, err := getNodeHead(tx, id)
+				require.NoError(t, err)
+				full.SourceEventIDs = nil
+				assert.Equal(t, full, head)
+			}
 		}
-		_, err := getNodeHead(tx, 4)
-		assert.Error(t, err)
-		_, err = getNodeHead(tx, 5)
+		for _, id := range []uint64{4, 5, 6} {
+			_, err := getNodeHead(tx, id)
+			assert.ErrorIs(t, err, kv.ErrCorrupt, "head of %d", id)
+			_, err = GetNode(tx, id)
+			assert.ErrorIs(t, err, kv.ErrCorrupt, "node %d", id)
+		}
+		_, err := getNodeHead(tx, 7)
 		assert.ErrorIs(t, err, ErrNotFound)
 		return nil
 	}))

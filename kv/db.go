@@ -30,8 +30,12 @@ import (
 // read). Format 5: card records are written as version 3 (a card's texts
 // may refer to each other); a format 4 file is valid format 5 as it is,
 // and the number is raised so that a format 4 build, which cannot read
-// version 3 cards, refuses the file.
-const FormatVersion uint32 = 5
+// version 3 cards, refuses the file. Format 6: graph node, fact and edge
+// records are written as version 2 (binary, see the graph package); a
+// format 5 file is valid format 6 as it is (version 1 records are still
+// read and are rewritten as version 2 when projection next changes them),
+// and the number is raised so that a format 5 build refuses the file.
+const FormatVersion uint32 = 6
 
 // MinReadFormat is the oldest format a read-only Open accepts: files of
 // formats MinReadFormat to FormatVersion differ only in record versions
