@@ -79,6 +79,8 @@ fuzz:
 	$(FUZZ)='^FuzzMessageTime$$' ./layers/
 	$(FUZZ)='^FuzzDecodeSpan$$' ./layers/
 	$(FUZZ)='^FuzzDecodeReceipt$$' ./layers/
+	@# the L3/L4 hash sealing computes equals the hash of the renderings
+	$(FUZZ)='^FuzzRenderSum$$' ./layers/
 	@# time expressions
 	$(FUZZ)='^FuzzFind$$' ./events/temporal/
 	$(FUZZ)='^FuzzResolve$$' ./events/temporal/

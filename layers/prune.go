@@ -77,8 +77,12 @@ func pruneReason(m *Message) string {
 
 // RenderL3 renders msgs with the four pruning rules applied.
 func RenderL3(msgs []Message) string {
-	var b strings.Builder
-	seen := make(map[string]uint64) // content of long messages → first id
+	return string(appendL3(make([]byte, 0, renderCap(msgs)), msgs))
+}
+
+// appendL3 appends RenderL3(msgs) to dst.
+func appendL3(dst []byte, msgs []Message) []byte {
+	var seen map[string]uint64 // content of long messages → first id
 	for i := range msgs {
 		m := &msgs[i]
 		if pruneReason(m) != "" {
@@ -86,26 +90,29 @@ func RenderL3(msgs []Message) string {
 		}
 		if len(m.Content) >= repeatMinBytes {
 			if first, ok := seen[m.Content]; ok {
-				header(&b, m)
-				b.WriteString("[repeat of #")
-				b.WriteString(strconv.FormatUint(first, 10))
-				b.WriteString("]\n")
+				dst = appendHeader(dst, m)
+				dst = append(dst, "[repeat of #"...)
+				dst = strconv.AppendUint(dst, first, 10)
+				dst = append(dst, "]\n"...)
 				continue
+			}
+			if seen == nil {
+				seen = make(map[string]uint64)
 			}
 			seen[m.Content] = m.ID
 		}
-		header(&b, m)
+		dst = appendHeader(dst, m)
 		switch {
 		case m.Role == RoleTool:
-			b.WriteString(summarize(m.Content))
+			dst = append(dst, summarize(m.Content)...)
 		case m.ToolName != "":
-			b.WriteString("[arguments omitted]")
+			dst = append(dst, "[arguments omitted]"...)
 		default:
-			b.WriteString(m.Content)
+			dst = append(dst, m.Content...)
 		}
-		b.WriteByte('\n')
+		dst = append(dst, '\n')
 	}
-	return b.String()
+	return dst
 }
 
 // summarize keeps the first toolSummaryRunes runes of a tool result with

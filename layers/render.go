@@ -14,38 +14,52 @@ const timeLayout = "2006-01-02 15:04:05 -07:00"
 // calls and results included. It is deterministic: the same messages always
 // render to the same bytes.
 func RenderL4(msgs []Message) string {
-	var b strings.Builder
-	for i := range msgs {
-		m := &msgs[i]
-		header(&b, m)
-		b.WriteString(m.Content)
-		b.WriteByte('\n')
-	}
-	return b.String()
+	return string(appendL4(make([]byte, 0, renderCap(msgs)), msgs))
 }
 
-func header(b *strings.Builder, m *Message) {
-	b.WriteByte('[')
-	b.WriteString(m.At.Format(timeLayout))
-	b.WriteString("] ")
+// renderCap is room for a rendering of msgs: their content and a header
+// each.
+func renderCap(msgs []Message) int {
+	n := 0
+	for i := range msgs {
+		n += len(msgs[i].Content) + 64
+	}
+	return n
+}
+
+// appendL4 appends RenderL4(msgs) to dst.
+func appendL4(dst []byte, msgs []Message) []byte {
+	for i := range msgs {
+		m := &msgs[i]
+		dst = appendHeader(dst, m)
+		dst = append(dst, m.Content...)
+		dst = append(dst, '\n')
+	}
+	return dst
+}
+
+func appendHeader(dst []byte, m *Message) []byte {
+	dst = append(dst, '[')
+	dst = m.At.AppendFormat(dst, timeLayout)
+	dst = append(dst, "] "...)
 	switch {
 	case m.Role == RoleTool:
-		b.WriteString("tool ")
-		b.WriteString(m.ToolName)
-		b.WriteString(" result")
+		dst = append(dst, "tool "...)
+		dst = append(dst, m.ToolName...)
+		dst = append(dst, " result"...)
 	case m.ToolName != "":
-		b.WriteString(who(m))
-		b.WriteString(" → tool ")
-		b.WriteString(m.ToolName)
+		dst = append(dst, who(m)...)
+		dst = append(dst, " → tool "...)
+		dst = append(dst, m.ToolName...)
 	default:
-		b.WriteString(who(m))
+		dst = append(dst, who(m)...)
 	}
 	if m.ToolCallID != "" {
-		b.WriteString(" (")
-		b.WriteString(m.ToolCallID)
-		b.WriteByte(')')
+		dst = append(dst, " ("...)
+		dst = append(dst, m.ToolCallID...)
+		dst = append(dst, ')')
 	}
-	b.WriteString(": ")
+	return append(dst, ": "...)
 }
 
 func who(m *Message) string {

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
+	"hash"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -27,12 +28,27 @@ const renderSumSize = 16
 // (uint64 BE).
 func RenderSum(l3, l4 string) []byte {
 	h := sha256.New()
-	var n [8]byte
 	for _, s := range []string{l3, l4} {
-		binary.BigEndian.PutUint64(n[:], uint64(len(s)))
-		h.Write(n[:])
-		h.Write([]byte(s))
+		sumPart(h, []byte(s))
 	}
+	return h.Sum(nil)[:renderSumSize]
+}
+
+func sumPart(h hash.Hash, s []byte) {
+	var n [8]byte
+	binary.BigEndian.PutUint64(n[:], uint64(len(s)))
+	h.Write(n[:])
+	h.Write(s)
+}
+
+// renderSumOf is RenderSum(RenderL3(msgs), RenderL4(msgs)), rendered into
+// one scratch buffer: sealing keeps only the hash, and rendering both
+// texts as strings for it was 4% of the bytes a bulk ingest allocated.
+func renderSumOf(msgs []Message) []byte {
+	h := sha256.New()
+	buf := appendL3(make([]byte, 0, renderCap(msgs)), msgs)
+	sumPart(h, buf)
+	sumPart(h, appendL4(buf[:0], msgs))
 	return h.Sum(nil)[:renderSumSize]
 }
 

@@ -81,9 +81,9 @@ func AppendTurn(tx *bolt.Tx, thread, scope, receipt string, msgs []Message, bloc
 }
 
 // Seal turns th's open tail into a pending block in tx: L5 (message ids and
-// their hash), the hash of the deterministic L4 and L3 (the returned block
-// holds their text; the record does not), its thread_blocks and thread_spans entries, and
-// a derive job, all before any model call. It moves th's pending receipts
+// their hash), the hash of the deterministic L4 and L3 (neither the record
+// nor the returned block holds their text: LoadRenderings renders it), its
+// thread_blocks and thread_spans entries, and a derive job, all before any model call. It moves th's pending receipts
 // into the receipts bucket and resets th's open tail; the caller stores th.
 func Seal(tx *bolt.Tx, th *Thread, now time.Time) (Block, error) {
 	if len(th.OpenTail) == 0 {
@@ -106,8 +106,7 @@ func Seal(tx *bolt.Tx, th *Thread, now time.Time) (Block, error) {
 		FirstOffset: offset(msgs[0].At), LastOffset: offset(msgs[len(msgs)-1].At),
 		L5Hash: L5Hash(msgs), CreatedAt: now.UTC(),
 	}
-	b.SetRenderings(msgs)
-	b.RenderVersion, b.RenderHash = RendererVersion, RenderSum(b.L3, b.L4)
+	b.RenderVersion, b.RenderHash = RendererVersion, renderSumOf(msgs)
 	if err := putBlock(tx, &b); err != nil {
 		return Block{}, err
 	}
