@@ -1,8 +1,15 @@
 package heuristic
 
 import (
+	"fmt"
+	"sync"
 	"testing"
+	"time"
 	"unicode"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/stratagate/stratagate/model"
 )
 
 // The ASCII fast paths decide every character as unicode does.
@@ -16,4 +23,44 @@ func TestWordRunesEqualUnicode(t *testing.T) {
 			t.Fatalf("isWordRune(%U) = %v, unicode says %v", r, got, want)
 		}
 	}
+}
+
+// A derivation reuses the word table of the one before it (deriveScratch):
+// what a block derives does not depend on what was derived before, in
+// this goroutine or in others at the same time.
+func TestDeriveIgnoresEarlierBlocks(t *testing.T) {
+	at := time.Date(2024, 5, 1, 9, 0, 0, 0, time.UTC)
+	block := func(words ...string) *model.DeriveInput {
+		in := &model.DeriveInput{BlockID: 1, Thread: "t"}
+		for i, w := range words {
+			in.Messages = append(in.Messages, model.DeriveMessage{ID: uint64(i + 1), Role: "user", Speaker: "Ann", At: at,
+				Content: "We talked about " + w + " again today, and " + w + " is what Ann wants for the Harbor release."})
+		}
+		return in
+	}
+	a := block("kayaks", "paddles", "kayaks", "rivers")
+	var big []string
+	for i := range 3000 {
+		big = append(big, fmt.Sprintf("word%d", i))
+	}
+	want := derive(a)
+	for _, other := range []*model.DeriveInput{block("gardens", "tomatoes"), block(big...), block()} {
+		_ = derive(other)
+		assert.Equal(t, want, derive(a))
+	}
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 20 {
+				if i%2 == 0 {
+					_ = derive(block(big[:50+i]...))
+					continue
+				}
+				assert.Equal(t, want, derive(a))
+			}
+		}()
+	}
+	wg.Wait()
 }
