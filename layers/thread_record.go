@@ -2,7 +2,6 @@ package layers
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"time"
 
@@ -36,147 +35,61 @@ func encodeThread(th *Thread) []byte {
 	for _, r := range th.Receipts {
 		n += len(r.ID) + 2*binary.MaxVarintLen64 + 3*len(r.MessageIDs)
 	}
-	v := make([]byte, 0, n)
-	str := func(s string) {
-		v = binary.AppendUvarint(v, uint64(len(s)))
-		v = append(v, s...)
-	}
+	w := kv.Writer{B: make([]byte, 0, n)}
 	at := func(t time.Time) {
-		v = binary.AppendVarint(v, t.Unix())
-		v = binary.AppendUvarint(v, uint64(t.Nanosecond()))
+		w.Varint(t.Unix())
+		w.Uvarint(uint64(t.Nanosecond()))
 	}
-	ids := func(ids []uint64) {
-		v = binary.AppendUvarint(v, uint64(len(ids)))
-		var prev uint64
-		for _, id := range ids {
-			v = binary.AppendVarint(v, int64(id-prev))
-			prev = id
-		}
-	}
-	v = append(v, threadVersion)
-	str(th.Name)
-	str(th.Scope)
+	w.Byte(threadVersion)
+	w.Str(th.Name)
+	w.Str(th.Scope)
 	at(th.Created)
 	at(th.LastAt)
-	v = binary.AppendUvarint(v, th.Turns)
-	v = binary.AppendUvarint(v, th.Blocks)
-	v = binary.AppendVarint(v, int64(th.OpenTurns))
-	ids(th.OpenTail)
-	v = binary.AppendUvarint(v, uint64(len(th.Receipts)))
+	w.Uvarint(th.Turns)
+	w.Uvarint(th.Blocks)
+	w.Varint(int64(th.OpenTurns))
+	w.IDs(th.OpenTail)
+	w.Uvarint(uint64(len(th.Receipts)))
 	for _, r := range th.Receipts {
-		str(r.ID)
-		v = binary.AppendUvarint(v, r.Turn)
-		ids(r.MessageIDs)
+		w.Str(r.ID)
+		w.Uvarint(r.Turn)
+		w.IDs(r.MessageIDs)
 	}
-	return v
+	return w.B
 }
 
-var errThreadRecord = errors.New("truncated or inconsistent")
-
-// threadReader reads a version 2 record; the first failure sticks.
-type threadReader struct {
-	p   []byte
-	err error
-}
-
-func (r *threadReader) uvarint() uint64 {
-	if r.err != nil {
-		return 0
+// readThreadTime reads a thread record's time: seconds and nanoseconds,
+// in UTC.
+func readThreadTime(r *kv.Reader) time.Time {
+	sec, nsec := r.Varint(), r.Uvarint()
+	if r.Err == nil && nsec >= 1e9 {
+		r.Err = kv.ErrField
 	}
-	x, n := binary.Uvarint(r.p)
-	if n <= 0 {
-		r.err = errThreadRecord
-		return 0
-	}
-	r.p = r.p[n:]
-	return x
-}
-
-func (r *threadReader) varint() int64 {
-	if r.err != nil {
-		return 0
-	}
-	x, n := binary.Varint(r.p)
-	if n <= 0 {
-		r.err = errThreadRecord
-		return 0
-	}
-	r.p = r.p[n:]
-	return x
-}
-
-// count reads a list length; each element takes at least a byte, so a
-// count beyond the bytes left is damage, refused before any allocation.
-func (r *threadReader) count() int {
-	c := r.uvarint()
-	if r.err == nil && c > uint64(len(r.p)) {
-		r.err = errThreadRecord
-	}
-	if r.err != nil {
-		return 0
-	}
-	return int(c)
-}
-
-func (r *threadReader) str() string {
-	n := r.count()
-	if r.err != nil {
-		return ""
-	}
-	s := string(r.p[:n])
-	r.p = r.p[n:]
-	return s
-}
-
-func (r *threadReader) time() time.Time {
-	sec, nsec := r.varint(), r.uvarint()
-	if r.err == nil && nsec >= 1e9 {
-		r.err = errThreadRecord
-	}
-	if r.err != nil {
+	if r.Err != nil {
 		return time.Time{}
 	}
 	return time.Unix(sec, int64(nsec)).UTC()
 }
 
-func (r *threadReader) ids() []uint64 {
-	n := r.count()
-	if n == 0 {
-		return nil
-	}
-	out := make([]uint64, 0, n)
-	var prev uint64
-	for range n {
-		prev += uint64(r.varint())
-		out = append(out, prev)
-	}
-	if r.err != nil {
-		return nil
-	}
-	return out
-}
-
 // decodeThreadV2 decodes a version 2 thread record.
 func decodeThreadV2(v []byte) (Thread, error) {
-	r := threadReader{p: v[1:]}
-	th := Thread{Name: r.str(), Scope: r.str(), Created: r.time(), LastAt: r.time()}
-	th.Turns, th.Blocks = r.uvarint(), r.uvarint()
-	openTurns := r.varint()
-	th.OpenTail = r.ids()
-	if n := r.count(); n > 0 {
+	r := kv.Reader{Rest: v[1:]}
+	th := Thread{Name: r.Str(), Scope: r.Str()}
+	th.Created, th.LastAt = readThreadTime(&r), readThreadTime(&r)
+	th.Turns, th.Blocks = r.Uvarint(), r.Uvarint()
+	openTurns := r.Varint()
+	th.OpenTail = r.IDs()
+	if n := r.Count(); n > 0 {
 		th.Receipts = make([]PendingReceipt, 0, n)
 		for range n {
-			p := PendingReceipt{ID: r.str(), Turn: r.uvarint(), MessageIDs: r.ids()}
+			p := PendingReceipt{ID: r.Str(), Turn: r.Uvarint(), MessageIDs: r.IDs()}
 			th.Receipts = append(th.Receipts, p)
 		}
 	}
 	// Counters that disagree with the tail are Verify's to report
 	// (thread.counters), not a record that cannot be read.
-	if r.err == nil && len(r.p) != 0 {
-		r.err = errThreadRecord
-	}
-	if r.err != nil {
-		return Thread{}, fmt.Errorf("%w: version 2 thread record: %v", kv.ErrCorrupt, r.err)
+	if err := r.End(); err != nil {
+		return Thread{}, fmt.Errorf("%w: version 2 thread record: %v", kv.ErrCorrupt, err)
 	}
 	th.OpenTurns = int(openTurns)
 	return th, nil
