@@ -435,7 +435,9 @@ func TestMigrateFormat4(t *testing.T) {
 }
 
 // Version 1 graph records, as files before format 6 hold them: msgpack
-// under these field names (what the graph package wrote then).
+// under these field names (what the graph package wrote then). They repeat
+// the package's structs on purpose: frozen here, a later change to those
+// cannot change what this test writes as an old file.
 type nodeRecordV1 struct {
 	ID      uint64   `msgpack:"i"`
 	Scope   string   `msgpack:"sc"`

@@ -182,40 +182,31 @@ func (rs *records) raw(id uint64) ([]byte, error) {
 	return v, nil
 }
 
-func (rs *records) node(id uint64, want bool) (nodeRecord, error) {
+// decoded reads record id and decodes it with decode (want: with its
+// sources).
+func decoded[T any](rs *records, id uint64, want bool, decode func([]byte, bool) (T, error)) (T, error) {
+	var zero T
 	v, err := rs.raw(id)
 	if err != nil {
-		return nodeRecord{}, err
+		return zero, err
 	}
-	r, err := decodeNode(v, want)
+	r, err := decode(v, want)
 	if err != nil {
-		return nodeRecord{}, fmt.Errorf("graph node %d: %w", id, err)
+		return zero, fmt.Errorf("graph %s %d: %w", rs.what, id, err)
 	}
 	return r, nil
+}
+
+func (rs *records) node(id uint64, want bool) (nodeRecord, error) {
+	return decoded(rs, id, want, decodeNode)
 }
 
 func (rs *records) fact(id uint64, want bool) (factRecord, error) {
-	v, err := rs.raw(id)
-	if err != nil {
-		return factRecord{}, err
-	}
-	r, err := decodeFact(v, want)
-	if err != nil {
-		return factRecord{}, fmt.Errorf("graph fact %d: %w", id, err)
-	}
-	return r, nil
+	return decoded(rs, id, want, decodeFact)
 }
 
 func (rs *records) edge(id uint64, want bool) (edgeRecord, error) {
-	v, err := rs.raw(id)
-	if err != nil {
-		return edgeRecord{}, err
-	}
-	r, err := decodeEdge(v, want)
-	if err != nil {
-		return edgeRecord{}, fmt.Errorf("graph edge %d: %w", id, err)
-	}
-	return r, nil
+	return decoded(rs, id, want, decodeEdge)
 }
 
 func nodeRecords(tx *bolt.Tx) records { return newRecords(tx, kv.BucketGraphNodes, "node") }
