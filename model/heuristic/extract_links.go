@@ -134,7 +134,7 @@ func (x *extractor) existingKeys(i int) []string {
 		var keys []string
 		for _, t := range append([]string{e.Title, e.Summary}, e.Quotes...) {
 			if utf8.ValidString(t) {
-				keys = x.matchKeys(t, keys)
+				keys = x.withoutPersonWords(keys, cachedCandidateKeys(t))
 			}
 		}
 		slices.Sort(keys)

@@ -2,6 +2,7 @@ package heuristic_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -352,6 +353,36 @@ func BenchmarkExtractBlock(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := m.Complete(context.Background(), req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkExtractBlockWithEarlier extracts the bench block with 40
+// earlier cards of its thread to compare with (what events.loadSource
+// gives a block once its thread has that many).
+func BenchmarkExtractBlockWithEarlier(b *testing.B) {
+	in := benchBlock()
+	m := heuristic.New()
+	ctx := context.Background()
+	first, err := m.Complete(ctx, model.Request{Task: model.TaskExtractEvents, Input: in})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var out model.ExtractOutput
+	if err := json.Unmarshal([]byte(first), &out); err != nil {
+		b.Fatal(err)
+	}
+	with := *in
+	for i := 0; len(with.Existing) < 40; i++ {
+		e := out.Events[i%len(out.Events)]
+		with.Existing = append(with.Existing, model.ExistingEvent{ID: uint64(i + 1), Title: e.Title, Summary: e.Summary,
+			EventType: e.EventType, Participants: e.Participants, Entities: e.Entities, Quotes: e.Quotes})
+	}
+	req := model.Request{Task: model.TaskExtractEvents, Input: &with}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := m.Complete(ctx, req); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -64,3 +64,37 @@ func TestDeriveIgnoresEarlierBlocks(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// The cached keys of an earlier card's text are candidateKeys' answer,
+// whether the cache has the text, has just been started over, or is
+// filled by other goroutines at the same time.
+func TestCachedCandidateKeys(t *testing.T) {
+	texts := []string{
+		"Ann moved the Harbor launch to June 3rd, 2025.",
+		"may we meet in May? March 4 works, or march on Friday",
+		"naïve café owners ship 42 crates",
+		"",
+		"山田さんは東京に住んでいる",
+	}
+	for _, s := range texts {
+		want := candidateKeys(s)
+		assert.Equal(t, want, cachedCandidateKeys(s), "first sight")
+		assert.Equal(t, want, cachedCandidateKeys(s), "cached")
+	}
+	assert.Contains(t, candidateKeys(texts[1]), "may", "capitalised May is a calendar word")
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range maxEarlierKeys/2 + 10 { // together past the bound: the cache starts over
+				s := fmt.Sprintf("card %d of writer %d about the Harbor plan", i, g)
+				assert.Equal(t, candidateKeys(s), cachedCandidateKeys(s))
+			}
+		}()
+	}
+	wg.Wait()
+	for _, s := range texts {
+		assert.Equal(t, candidateKeys(s), cachedCandidateKeys(s), "after the cache started over")
+	}
+}
