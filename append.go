@@ -4,16 +4,12 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/stratagate/stratagate/layers"
 )
-
-// maxGroup bounds how many Appends one group commit carries.
-const maxGroup = 128
 
 // turnReq is one turn of an appendReq.
 type turnReq struct {
@@ -74,32 +70,6 @@ func (m *Memory) prepareTurn(t Turn) (turnReq, error) {
 		tr.terms[i] = messageTerms(&msgs[i])
 	}
 	return tr, nil
-}
-
-// commit hands req to the commit loop and waits for its outcome.
-func (m *Memory) commit(ctx context.Context, req *appendReq) error {
-	m.fg.touch()
-	m.fg.begin()
-	select {
-	case m.commits <- req:
-	case <-ctx.Done():
-		m.fg.end()
-		return classify(ctx.Err())
-	}
-	// Once queued the turns are committed whatever ctx does: waiting keeps
-	// the answer truthful (a receipt makes a retry safe either way).
-	<-req.done
-	m.fg.end()
-	if req.err != nil {
-		return req.err
-	}
-	for _, tr := range req.turns {
-		if tr.res.SealedBlockID != 0 && !tr.res.Duplicate {
-			m.runner.Notify()
-			break
-		}
-	}
-	return nil
 }
 
 func invalid(specific error, format string, a ...any) error {
@@ -180,97 +150,6 @@ func (m *Memory) checkTurn(t *Turn) ([]Message, []bool, error) {
 		}
 	}
 	return msgs, stamped, nil
-}
-
-// commitLoop is the group committer: it takes the first waiting request,
-// gathers every other one already queued (without waiting for more) and
-// commits them in one transaction. If that transaction fails, each request
-// is retried alone so that one bad request cannot fail its neighbours.
-// Between groups it merges the raw index's buffer when it is full, or
-// when it has waited mergeIdle for the next request.
-func (m *Memory) commitLoop() {
-	defer close(m.flushed)
-	group := make([]*appendReq, 0, maxGroup)
-	idle := time.NewTimer(mergeIdle)
-	defer idle.Stop()
-	for {
-		var first *appendReq
-		if m.rawBuf.cur.Load().Len() > 0 {
-			idle.Reset(mergeIdle)
-			select {
-			case r, ok := <-m.commits:
-				if !ok {
-					return
-				}
-				first = r
-			case <-idle.C:
-				m.mergeLogged()
-				continue
-			}
-		} else {
-			r, ok := <-m.commits
-			if !ok {
-				return
-			}
-			first = r
-		}
-		group = append(group[:0], first)
-		turns := len(first.turns)
-	gather:
-		for len(group) < maxGroup && turns < MaxBatchTurns {
-			select {
-			case r, ok := <-m.commits:
-				if !ok {
-					break gather
-				}
-				group = append(group, r)
-				turns += len(r.turns)
-			default:
-				break gather
-			}
-		}
-		m.rawBuf.mu.Lock()
-		err := m.rawUpdateLocked(func(tx *bolt.Tx) error {
-			for _, r := range group {
-				if r.err = m.appendTx(tx, r); r.err != nil {
-					return r.err
-				}
-			}
-			return nil
-		})
-		if err != nil && len(group) > 1 {
-			for _, r := range group {
-				r.err = m.rawUpdateLocked(func(tx *bolt.Tx) error { return m.appendTx(tx, r) })
-			}
-		} else if err != nil {
-			group[0].err = err
-		}
-		full := m.rawBuf.cur.Load().Len() >= max(m.opts.IndexBuffer, 1)
-		m.rawBuf.mu.Unlock()
-		m.fg.touch()
-		for _, r := range group {
-			if r.err == nil {
-				for i := range r.turns {
-					m.receipts.forget(r.turns[i].flushed)
-				}
-			}
-			close(r.done)
-		}
-		if full {
-			m.mergeLogged()
-		}
-	}
-}
-
-// mergeLogged merges the raw index's buffer; a failure is logged and the
-// buffer kept (the next merge, or the next Open, indexes it).
-func (m *Memory) mergeLogged() {
-	// The next append waits for the merge: jobs yield to it as to one.
-	m.fg.begin()
-	defer m.fg.end()
-	if err := m.flushRaw(); err != nil {
-		m.opts.Logger.Error("raw index merge failed; documents stay buffered", "err", err)
-	}
 }
 
 // appendTx writes the turns of r inside tx.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -209,6 +210,27 @@ func TestBufferedSearch(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, want, got)
 	require.NotZero(t, st.Messages)
+}
+
+// A lone writer commits on its own goroutine, so the committer only learns
+// of its documents through a wake-up: the buffer is still merged when a
+// commit fills it, and when it has waited a second after the last one.
+func TestBufferMergedAfterDirectCommits(t *testing.T) {
+	mem, _ := openMem(t, &stratagate.Options{NoSync: true, IndexBuffer: 16})
+	persisted := func() int {
+		cp := filepath.Join(t.TempDir(), "copy.sg")
+		require.NoError(t, mem.CompactTo(ctx, cp))
+		return rawIndexCount(t, cp)
+	}
+	appendN(t, mem, "e", 0, 8) // 16 messages: full
+	require.Eventually(t, func() bool { return persisted() == 16 }, 10*time.Second, 20*time.Millisecond,
+		"a full buffer is merged")
+	_, err := mem.Append(ctx, turn("d", 0))
+	require.NoError(t, err)
+	require.Equal(t, 16, persisted(), "two documents wait in the buffer")
+	require.Eventually(t, func() bool { return persisted() == 18 }, 10*time.Second, 50*time.Millisecond,
+		"an idle buffer is merged")
+	require.NoError(t, mem.CheckIndexes(ctx))
 }
 
 // A process that stops without merging (a crash: here the file is copied

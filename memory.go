@@ -34,8 +34,11 @@ type Memory struct {
 	receipts pendingReceipts
 	fg       *foreground // when appends last committed (see foreground.go)
 
-	commits chan *appendReq
-	flushed chan struct{} // closed when the commit loop exits
+	// The committer (see commit.go).
+	commits  chan *appendReq
+	kick     chan struct{} // wakes the committer after a direct commit
+	flushed  chan struct{} // closed when the commit loop exits
+	commitMu sync.Mutex    // held by whichever goroutine commits appends
 
 	mu struct {
 		sync.RWMutex // write-held only by Close; read-held by every call
@@ -103,6 +106,7 @@ func Open(path string, opts *Options) (*Memory, error) {
 	}
 	m.startObserver()
 	m.commits = make(chan *appendReq, 64)
+	m.kick = make(chan struct{}, 1)
 	m.flushed = make(chan struct{})
 	go m.commitLoop()
 	return m, nil
