@@ -29,20 +29,9 @@ const maxGroup = 128
 // commit commits req and waits for its outcome.
 func (m *Memory) commit(ctx context.Context, req *appendReq) error {
 	m.fg.touch()
-	m.fg.begin()
-	if !m.commitDirect(req) {
-		select {
-		case m.commits <- req:
-		case <-ctx.Done():
-			m.fg.end()
-			return classify(ctx.Err())
-		}
-		// Once queued the turns are committed whatever ctx does: waiting
-		// keeps the answer truthful (a receipt makes a retry safe either
-		// way).
-		<-req.done
+	if !m.commitFg(ctx, req) {
+		return classify(ctx.Err())
 	}
-	m.fg.end()
 	if req.err != nil {
 		return req.err
 	}
@@ -55,20 +44,39 @@ func (m *Memory) commit(ctx context.Context, req *appendReq) error {
 	return nil
 }
 
+// commitFg commits req, counted as a foreground write while it waits for
+// or holds the writer; false if ctx ended before req was queued.
+func (m *Memory) commitFg(ctx context.Context, req *appendReq) bool {
+	m.fg.begin()
+	defer m.fg.end()
+	if m.commitDirect(req) {
+		return true
+	}
+	select {
+	case m.commits <- req:
+	case <-ctx.Done():
+		return false
+	}
+	// Once queued the turns are committed whatever ctx does: waiting keeps
+	// the answer truthful (a receipt makes a retry safe either way).
+	<-req.done
+	return true
+}
+
 // commitDirect commits req on the caller's goroutine if nothing else is
 // committing or queued, and reports whether it did.
 func (m *Memory) commitDirect(req *appendReq) bool {
 	if len(m.commits) > 0 || !m.commitMu.TryLock() {
 		return false
 	}
+	// Deferred: on the caller's goroutine a panic may be recovered (an
+	// HTTP server does), and must not leave every later Append waiting.
+	defer m.commitMu.Unlock()
 	if len(m.commits) > 0 {
-		m.commitMu.Unlock()
 		return false
 	}
 	wasEmpty := m.rawBuf.cur.Load().Len() == 0
-	full := m.commitGroup([]*appendReq{req})
-	m.commitMu.Unlock()
-	if full || wasEmpty {
+	if full := m.commitGroup([]*appendReq{req}); full || wasEmpty {
 		select {
 		case m.kick <- struct{}{}:
 		default: // a kick is pending already
@@ -143,7 +151,23 @@ func (m *Memory) sinceStaged() time.Duration {
 // closes their done channels. It reports whether the raw index's buffer is
 // full. The caller holds commitMu.
 func (m *Memory) commitGroup(group []*appendReq) (full bool) {
+	full = m.commitGroupTx(group)
+	m.fg.touch()
+	for _, r := range group {
+		if r.err == nil {
+			for i := range r.turns {
+				m.receipts.forget(r.turns[i].flushed)
+			}
+		}
+		close(r.done)
+	}
+	return full
+}
+
+// commitGroupTx is commitGroup's transactions, under the raw-index lock.
+func (m *Memory) commitGroupTx(group []*appendReq) (full bool) {
 	m.rawBuf.mu.Lock()
+	defer m.rawBuf.mu.Unlock()
 	err := m.rawUpdateLocked(func(tx *bolt.Tx) error {
 		for _, r := range group {
 			if r.err = m.appendTx(tx, r); r.err != nil {
@@ -159,18 +183,7 @@ func (m *Memory) commitGroup(group []*appendReq) (full bool) {
 	} else if err != nil {
 		group[0].err = err
 	}
-	full = m.rawBuf.cur.Load().Len() >= max(m.opts.IndexBuffer, 1)
-	m.rawBuf.mu.Unlock()
-	m.fg.touch()
-	for _, r := range group {
-		if r.err == nil {
-			for i := range r.turns {
-				m.receipts.forget(r.turns[i].flushed)
-			}
-		}
-		close(r.done)
-	}
-	return full
+	return m.rawBuf.cur.Load().Len() >= max(m.opts.IndexBuffer, 1)
 }
 
 // mergeLogged merges the raw index's buffer; a failure is logged and the
