@@ -25,7 +25,7 @@ const formatSpans uint32 = 4
 var migrateBatch = 512
 
 // migrate brings the file of a writable Open up to this build's format.
-// Format 1 → 2 rewrites every version 1 block record as version 2, in
+// Format 1 → 2 rewrites every version 1 block record (as the current version), in
 // transactions of migrateBatch records. A crash part way leaves a format 1
 // file whose blocks are partly rewritten; readers accept both record
 // versions and the next writable Open finishes the job. Format 2 → 3
@@ -37,8 +37,10 @@ var migrateBatch = 512
 // old layout or the new one. Format 4 → 5 rewrites nothing: version 2
 // card records stay readable, and new cards are written as version 3.
 // Format 5 → 6 rewrites nothing either: version 1 graph records stay
-// readable, and what projection writes is version 2. A read-only Open migrates nothing; kv.Open refuses it for a file older
-// than kv.MinReadFormat.
+// readable, and what projection writes is version 2. Format 6 → 7 rewrites
+// nothing: version 2 block records stay readable, and what sealing and
+// derivation write is version 3 (binary). A read-only Open migrates
+// nothing; kv.Open refuses it for a file older than kv.MinReadFormat.
 func (m *Memory) migrate() error {
 	format, err := m.db.Format()
 	if err != nil {
@@ -48,12 +50,12 @@ func (m *Memory) migrate() error {
 		return nil
 	}
 	if format < formatBlocksV2 {
-		m.opts.Logger.Info("migrating block records to version 2 (L3 and L4 rendered on read)", "format", format)
+		m.opts.Logger.Info("migrating version 1 block records (L3 and L4 rendered on read)", "format", format)
 		st, err := migrateBlocks(m.db, migrateBatch)
 		if err != nil {
 			return fmt.Errorf("sg: migrate block records: %w", err)
 		}
-		m.opts.Logger.Info("migrated block records to version 2", "rewritten", st.rewritten,
+		m.opts.Logger.Info("migrated version 1 block records", "rewritten", st.rewritten,
 			"undecodable", st.skipped, "transactions", st.txs)
 	}
 	var spans, skipped int
@@ -77,7 +79,7 @@ func (m *Memory) migrate() error {
 
 type migrateStats struct{ rewritten, skipped, txs int }
 
-// migrateBlocks rewrites the version 1 block records of db as version 2,
+// migrateBlocks rewrites the version 1 block records of db as current ones,
 // at most batch per transaction. The hash a rewritten record keeps is that
 // of its stored L3 and L4 text, so a rendering damaged before the
 // migration still fails Verify after it. A record that does not decode is

@@ -145,7 +145,7 @@ func TestMigrateBlockRecordsV1(t *testing.T) {
 	want := blockViews(t, cur)
 	require.NoError(t, cur.Close())
 	versions, format := recordVersions(t, src)
-	assert.Equal(t, map[byte]int{2: len(want)}, versions, "new files hold version 2 records")
+	assert.Equal(t, map[byte]int{3: len(want)}, versions, "new files hold version 3 records")
 	assert.Equal(t, kv.FormatVersion, format)
 
 	path := downgradeToV1(t, src, nil)
@@ -162,12 +162,12 @@ func TestMigrateBlockRecordsV1(t *testing.T) {
 		assert.Equal(t, uint32(1), format)
 	})
 
-	t.Run("writable Open rewrites them as version 2", func(t *testing.T) {
+	t.Run("writable Open rewrites them as version 3", func(t *testing.T) {
 		defer stratagate.SetMigrateBatch(2)() // 5 blocks: three transactions
 		var logs bytes.Buffer
 		mem, err := stratagate.Open(path, &stratagate.Options{NoSync: true, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 		require.NoError(t, err)
-		assert.Contains(t, logs.String(), "migrated block records to version 2")
+		assert.Contains(t, logs.String(), "migrated version 1 block records")
 		assert.Contains(t, logs.String(), fmt.Sprintf("rewritten=%d", len(want)))
 		assert.Contains(t, logs.String(), "transactions=3")
 		assert.Equal(t, want, blockViews(t, mem))
@@ -176,7 +176,7 @@ func TestMigrateBlockRecordsV1(t *testing.T) {
 		assert.True(t, rep.OK, "%v", rep.Violations)
 		require.NoError(t, mem.Close())
 		versions, format := recordVersions(t, path)
-		assert.Equal(t, map[byte]int{2: len(want)}, versions)
+		assert.Equal(t, map[byte]int{3: len(want)}, versions)
 		assert.Equal(t, kv.FormatVersion, format)
 
 		// A second Open has nothing to do.
@@ -589,4 +589,80 @@ func TestMigrateFormat5(t *testing.T) {
 	after := graphVersions(t, path)
 	assert.Positive(t, after[2], "projection writes version 2")
 	assert.Less(t, after[1], old[1])
+}
+
+// toBlocksV2 rewrites a file's block records as version 2 (msgpack) and
+// sets its format to 6: what a build before binary block records wrote.
+func toBlocksV2(t *testing.T, src string) string {
+	t.Helper()
+	return damagedCopy(t, src, func(tx *bolt.Tx) error {
+		bb := tx.Bucket(kv.BucketBlocks)
+		var blocks []layers.Block
+		require.NoError(t, bb.ForEach(func(_, v []byte) error {
+			b, err := layers.DecodeBlock(v)
+			require.NoError(t, err)
+			blocks = append(blocks, b)
+			return nil
+		}))
+		for _, b := range blocks {
+			v, err := kv.Encode(2, &b)
+			require.NoError(t, err)
+			require.NoError(t, bb.Put(kv.Key(b.ID), v))
+		}
+		return setFormat(tx, 6)
+	})
+}
+
+// TestMigrateFormat6: a format 6 file (block records version 2, msgpack)
+// reads as it did, read-only and after the writable Open, which raises
+// the format and rewrites no record; blocks sealed and derived after it
+// are version 3.
+func TestMigrateFormat6(t *testing.T) {
+	src := sampleFile(t)
+	cur, err := stratagate.Open(src, &stratagate.Options{ReadOnly: true})
+	require.NoError(t, err)
+	want := blockViews(t, cur)
+	require.NoError(t, cur.Close())
+
+	path := toBlocksV2(t, src)
+	old, format := recordVersions(t, path)
+	require.Equal(t, map[byte]int{2: len(want)}, old)
+	require.Equal(t, uint32(6), format)
+	ro, err := stratagate.Open(path, &stratagate.Options{ReadOnly: true})
+	require.NoError(t, err)
+	assert.Equal(t, want, blockViews(t, ro))
+	require.NoError(t, ro.Close())
+	_, format = recordVersions(t, path)
+	require.Equal(t, uint32(6), format, "a read-only Open changes nothing")
+
+	mem, err := stratagate.Open(path, &stratagate.Options{NoSync: true})
+	require.NoError(t, err)
+	assert.Equal(t, want, blockViews(t, mem))
+	rep, err := mem.Verify(ctx)
+	require.NoError(t, err)
+	assert.True(t, rep.OK, "%v", rep.Violations)
+	require.NoError(t, mem.Close())
+	versions, format := recordVersions(t, path)
+	assert.Equal(t, kv.FormatVersion, format)
+	assert.Equal(t, old, versions, "raising the format rewrites no record")
+
+	mem, err = stratagate.Open(path, &stratagate.Options{NoSync: true})
+	require.NoError(t, err)
+	for _, tr := range loadSample(t).Turns() {
+		tr.Thread, tr.ReceiptID = tr.Thread+"-again", ""
+		_, err := mem.Append(ctx, tr)
+		require.NoError(t, err)
+	}
+	waitIdle(t, mem)
+	again := blockViews(t, mem)
+	rep, err = mem.Verify(ctx)
+	require.NoError(t, err)
+	assert.True(t, rep.OK, "%v", rep.Violations)
+	require.NoError(t, mem.Close())
+	versions, _ = recordVersions(t, path)
+	assert.Equal(t, len(want), versions[2], "old blocks stay version 2")
+	assert.Equal(t, len(again)-len(want), versions[3], "new blocks are version 3")
+	for id, views := range want {
+		assert.Equal(t, views, again[id])
+	}
 }

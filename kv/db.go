@@ -35,7 +35,11 @@ import (
 // format 5 file is valid format 6 as it is (version 1 records are still
 // read and are rewritten as version 2 when projection next changes them),
 // and the number is raised so that a format 5 build refuses the file.
-const FormatVersion uint32 = 6
+// Format 7: block records are written as version 3 (binary); a format 6
+// file is valid format 7 as it is (version 2 block records are still read;
+// a pending block becomes version 3 when its derivation stores it), and
+// the number is raised so that a format 6 build refuses the file.
+const FormatVersion uint32 = 7
 
 // MinReadFormat is the oldest format a read-only Open accepts: files of
 // formats MinReadFormat to FormatVersion differ only in record versions

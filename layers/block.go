@@ -35,16 +35,6 @@ type Fact struct {
 	MessageIDs []uint64 `msgpack:"m"`
 }
 
-// Block record versions. Version 1 stored the L3 and L4 renderings as
-// text; version 2 stores only the renderer version and RenderSum of them,
-// and L3 and L4 are rendered from the messages on read (they are a pure
-// function of L5). Readers accept both; a writable Open rewrites version 1
-// records as version 2 (see the root package's migrate.go).
-const (
-	blockVersionV1 byte = 1
-	blockVersion   byte = 2
-)
-
 // Block is a sealed run of BlockTurns complete turns of one thread and its
 // six levels: L0 Title+Tags, L1 Summary, L2 Facts (model-derived, filled
 // once), L3 and L4 (deterministic renderings of L5, not stored: see
@@ -105,12 +95,15 @@ func GetBlock(tx *bolt.Tx, id uint64) (Block, error) {
 	return DecodeBlock(v)
 }
 
-// DecodeBlock decodes a stored block record of either version. A version
+// DecodeBlock decodes a stored block record of any version. A version
 // 1 record's stored L3 and L4 are kept in b.L3 and b.L4, and b gets the
 // RenderVersion and RenderHash a version 2 record of it would hold.
 func DecodeBlock(v []byte) (Block, error) {
+	if len(v) > 0 && v[0] == blockVersion {
+		return decodeBlockV3(v)
+	}
 	var b Block
-	ver, err := kv.Decode(v, &b, blockVersionV1, blockVersion)
+	ver, err := kv.Decode(v, &b, blockVersionV1, blockVersionV2)
 	if err != nil {
 		return Block{}, fmt.Errorf("layers: block: %w", err)
 	}
@@ -149,10 +142,7 @@ func IsBlockV1(v []byte) bool { return len(v) > 0 && v[0] == blockVersionV1 }
 func PutBlock(tx *bolt.Tx, b *Block) error { return putBlock(tx, b) }
 
 func putBlock(tx *bolt.Tx, b *Block) error {
-	v, err := kv.Encode(blockVersion, b)
-	if err != nil {
-		return err
-	}
+	v := encodeBlock(b)
 	bb := tx.Bucket(kv.BucketBlocks)
 	// Keys only grow, and a block is rewritten once, soon after its seal
 	// (its L0–L2 make the record ~3× larger), while it is still in the
