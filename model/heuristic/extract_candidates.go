@@ -3,7 +3,6 @@ package heuristic
 import (
 	"slices"
 	"strings"
-	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -430,34 +429,14 @@ func candidateKeys(s string) []string {
 
 // earlierKeys caches candidateKeys of earlier cards' texts. Every block
 // compares its candidates with up to 40 earlier cards of its thread, so
-// a card's texts are reduced to keys for each of the blocks after it
-// (3.5% of a 100k-turn ingest's CPU); the keys depend on the text alone,
-// so a cached answer is the same answer. Bounded: when full it starts
-// over.
-var earlierKeys struct {
-	sync.Mutex
-	m map[string][]string
-}
-
-const maxEarlierKeys = 1 << 13
+// a card's texts were reduced to keys for each of the blocks after it
+// (3.5% of a 100k-turn ingest's CPU).
+var earlierKeys textCache[[]string]
 
 // cachedCandidateKeys is candidateKeys(s), from earlierKeys when there.
 // The slice is shared: callers only read it.
 func cachedCandidateKeys(s string) []string {
-	earlierKeys.Lock()
-	keys, ok := earlierKeys.m[s]
-	earlierKeys.Unlock()
-	if ok {
-		return keys
-	}
-	keys = slices.Clip(candidateKeys(s))
-	earlierKeys.Lock()
-	if len(earlierKeys.m) >= maxEarlierKeys || earlierKeys.m == nil {
-		earlierKeys.m = make(map[string][]string)
-	}
-	earlierKeys.m[s] = keys
-	earlierKeys.Unlock()
-	return keys
+	return earlierKeys.get(s, func(s string) []string { return slices.Clip(candidateKeys(s)) })
 }
 
 // shared counts the strings present in both sorted slices.

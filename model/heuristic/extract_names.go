@@ -38,20 +38,45 @@ func (x *extractor) learnNames() {
 			if !conversational(m) {
 				continue
 			}
-			n := 0
-			forEachSentence(validUTF8(m.Content), func(s string) {
-				if n++; n > maxMsgSentences {
-					return
-				}
-				x.learnSentence(s)
-			})
+			l := learnedNames.get(validUTF8(m.Content), learnText)
+			for _, w := range l.known {
+				x.known[w] = true
+			}
+			for _, p := range l.persons {
+				x.addPerson(p)
+			}
 		}
 	}
 }
 
+// learned is what a message's text teaches about names: the lower-case
+// forms of its mid-sentence capitalised words, and the names that follow
+// a relation word ("my sister Ana"), as written.
+type learned struct {
+	known, persons []string
+}
+
+// learnedNames caches learnText: every message is read by three
+// extractions (as its block, and as the context of the blocks either
+// side), and what it teaches depends on its text alone.
+var learnedNames textCache[learned]
+
+// learnText learns from the first maxMsgSentences sentences of s.
+func learnText(s string) learned {
+	var l learned
+	n := 0
+	forEachSentence(s, func(s string) {
+		if n++; n > maxMsgSentences {
+			return
+		}
+		l.learnSentence(s)
+	})
+	return l
+}
+
 // learnSentence records mid-sentence capitalised words and names that
-// follow a relation word ("my sister Ana").
-func (x *extractor) learnSentence(s string) {
+// follow a relation word.
+func (l *learned) learnSentence(s string) {
 	t := tokenizer{s: s}
 	prev := ""
 	first := true
@@ -67,9 +92,9 @@ func (x *extractor) learnSentence(s string) {
 		if isCapitalised(tok) {
 			lw := strings.ToLower(tok)
 			if !first && !nonName(lw) {
-				x.known[lw] = true
+				l.known = append(l.known, lw)
 				if relationWord(prev) {
-					x.addPerson(tok)
+					l.persons = append(l.persons, tok)
 				}
 			}
 		}

@@ -87,7 +87,7 @@ func TestCachedCandidateKeys(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := range maxEarlierKeys/2 + 10 { // together past the bound: the cache starts over
+			for i := range maxCachedTexts/2 + 10 { // together past the bound: the cache starts over
 				s := fmt.Sprintf("card %d of writer %d about the Harbor plan", i, g)
 				assert.Equal(t, candidateKeys(s), cachedCandidateKeys(s))
 			}
@@ -97,4 +97,29 @@ func TestCachedCandidateKeys(t *testing.T) {
 	for _, s := range texts {
 		assert.Equal(t, candidateKeys(s), cachedCandidateKeys(s), "after the cache started over")
 	}
+}
+
+// learnText: the lower-case forms of mid-sentence capitalised words, and
+// a name after a relation word as written; cached answers equal fresh
+// ones, and an extraction is the same with the cache cold or warm.
+func TestLearnedNames(t *testing.T) {
+	l := learnText("I met my sister Ana at the Harbor café. Then we called Bob.")
+	assert.Equal(t, []string{"ana", "harbor", "bob"}, l.known)
+	assert.Equal(t, []string{"Ana"}, l.persons)
+	assert.Empty(t, learnText("Nothing capitalised here after the first word.").known)
+	for _, s := range []string{"My brother Tom Ray moved to Porto.", "", "山田さんは東京に住んでいる"} {
+		want := learnText(s)
+		assert.Equal(t, want, learnedNames.get(s, learnText), "first sight")
+		assert.Equal(t, want, learnedNames.get(s, learnText), "cached")
+	}
+
+	in := &model.ExtractInput{BlockID: 3, Thread: "t", Messages: []model.DeriveMessage{
+		{ID: 1, Role: "user", Speaker: "Kim", Content: "My sister Ana moved to Porto last week.", At: time.Date(2024, 5, 2, 9, 0, 0, 0, time.UTC)},
+		{ID: 2, Role: "assistant", Content: "Good luck to Ana in Porto!", At: time.Date(2024, 5, 2, 9, 1, 0, 0, time.UTC)},
+	}}
+	learnedNames = textCache[learned]{} // cold
+	cold := extract(in)
+	warm := extract(in)
+	assert.Equal(t, cold, warm)
+	assert.NotEmpty(t, cold.Events)
 }
