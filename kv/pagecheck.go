@@ -33,12 +33,23 @@ type pageWalker struct {
 // root bucket, every nested bucket (inline ones included) — and checks what
 // bbolt trusts without checking: page ids below the high-water mark and
 // matching their position, page types, element headers, keys and values
-// inside their page, keys in order, each page referenced once and never
-// both reachable and free. A writable Open runs it before bbolt maps the
-// file: bbolt writes through the structures it reads, and on a damaged
-// tree it can corrupt Go memory (a fatal error no recover can catch)
-// rather than panic. Read-only opens skip it: a damaged page there only
-// panics or faults, which the read guards turn into ErrCorrupt.
+// inside their page, keys in order within a page and within the range its
+// parent branch gives it, each page referenced once and never both
+// reachable and free. A writable Open runs it before bbolt maps the file:
+// bbolt writes through the structures it reads, and on a damaged tree it
+// can corrupt Go memory (a fatal error no recover can catch) rather than
+// panic. Read-only opens skip it: a damaged page there only panics or
+// faults, which the read guards turn into ErrCorrupt.
+//
+// The key ranges matter beyond bbolt's writes: a writable Open of a file
+// without a stored freelist (NoFreelistSync) has bbolt rebuild it by
+// walking the tree with its own consistency check, on a goroutine of its
+// own, and bbolt panics at the first violation it reports while that
+// goroutine walks on through a transaction it has closed: a nil
+// dereference no recover can catch. So this walk refuses every file that
+// check would find fault with (bbolt's tx_check.go: a key below the
+// previous subtree's last key or the parent's key, or not below the
+// parent's next key).
 func checkPages(f io.ReaderAt, m boltMeta) error {
 	w := &pageWalker{f: f, ps: uint64(m.pageSize), hwm: m.pgid, seen: make([]bool, m.pgid), freed: make([]bool, m.pgid)}
 	w.seen[0], w.seen[1] = true, true
@@ -47,7 +58,7 @@ func checkPages(f io.ReaderAt, m boltMeta) error {
 			return fmt.Errorf("%w: freelist: %v", ErrCorrupt, err)
 		}
 	}
-	if err := w.tree(m.root, 0); err != nil {
+	if _, err := w.tree(m.root, 0, nil, nil); err != nil {
 		return fmt.Errorf("%w: page structure: %v", ErrCorrupt, err)
 	}
 	return nil
@@ -126,79 +137,103 @@ func (w *pageWalker) freelist(id uint64) error {
 	return nil
 }
 
-// tree walks the B+tree whose root is page id.
-func (w *pageWalker) tree(id uint64, depth int) error {
+// tree walks the B+tree whose root is page id; its keys must lie in
+// [lo, hi) (nil: unbounded). It returns the last key of the tree.
+func (w *pageWalker) tree(id uint64, depth int, lo, hi []byte) ([]byte, error) {
 	if depth > boltMaxDepth {
-		return fmt.Errorf("page %d: nested deeper than %d", id, boltMaxDepth)
+		return nil, fmt.Errorf("page %d: nested deeper than %d", id, boltMaxDepth)
 	}
 	p, err := w.page(id, depth)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return w.node(id, p, depth)
+	return w.node(id, p, depth, lo, hi)
 }
 
 // node checks the branch or leaf page p (page id, or 0 for an inline
-// bucket's page) and walks what it points to.
-func (w *pageWalker) node(id uint64, p []byte, depth int) error {
+// bucket's page), whose keys must lie in [lo, hi), walks what it points
+// to, and returns its last key (of its last subtree, for a branch; nil
+// when it has none), copied.
+func (w *pageWalker) node(id uint64, p []byte, depth int, lo, hi []byte) ([]byte, error) {
 	le := binary.LittleEndian
 	flags, count := le.Uint16(p[8:]), uint64(le.Uint16(p[10:]))
 	if boltPageHeader+count*boltElemSize > uint64(len(p)) {
-		return fmt.Errorf("page %d: %d elements do not fit", id, count)
+		return nil, fmt.Errorf("page %d: %d elements do not fit", id, count)
 	}
-	var prev []byte
-	for i := range count {
+	if flags != boltBranchPage && flags != boltLeafPage {
+		return nil, fmt.Errorf("page %d: flags %#x, not a branch or leaf page", id, flags)
+	}
+	// key returns element i's key and its value (nil for a branch).
+	key := func(i uint64) (k, v []byte, child uint64, bucket bool, err error) {
 		e := boltPageHeader + i*boltElemSize
 		var pos, ksize, vsize uint64
-		var child uint64
-		var bucket bool
-		switch flags {
-		case boltBranchPage:
+		if flags == boltBranchPage {
 			pos, ksize, child = uint64(le.Uint32(p[e:])), uint64(le.Uint32(p[e+4:])), le.Uint64(p[e+8:])
-		case boltLeafPage:
+		} else {
 			bucket = le.Uint32(p[e:])&boltBucketLeaf != 0
 			pos, ksize, vsize = uint64(le.Uint32(p[e+4:])), uint64(le.Uint32(p[e+8:])), uint64(le.Uint32(p[e+12:]))
-		default:
-			return fmt.Errorf("page %d: flags %#x, not a branch or leaf page", id, flags)
 		}
 		start := e + pos
 		if start < e || start+ksize+vsize > uint64(len(p)) {
-			return fmt.Errorf("page %d: element %d overruns its page", id, i)
+			return nil, nil, 0, false, fmt.Errorf("page %d: element %d overruns its page", id, i)
 		}
-		key := p[start : start+ksize]
-		if i > 0 && bytes.Compare(prev, key) >= 0 {
-			return fmt.Errorf("page %d: keys out of order at element %d", id, i)
+		return p[start : start+ksize], p[start+ksize : start+ksize+vsize], child, bucket, nil
+	}
+	// running is what the next key must exceed (the first may equal lo),
+	// as bbolt's check has it: the previous key, or the last key of the
+	// previous subtree.
+	running := lo
+	var last []byte
+	for i := range count {
+		k, v, child, bucket, err := key(i)
+		if err != nil {
+			return nil, err
 		}
-		prev = key
+		if c := bytes.Compare(running, k); (i == 0 && running != nil && c > 0) || (i > 0 && c >= 0) {
+			return nil, fmt.Errorf("page %d: keys out of order at element %d", id, i)
+		}
+		if hi != nil && bytes.Compare(k, hi) >= 0 {
+			return nil, fmt.Errorf("page %d: element %d lies beyond its parent's next key", id, i)
+		}
 		if flags == boltBranchPage {
-			if err := w.tree(child, depth+1); err != nil {
-				return err
+			next := hi
+			if i+1 < count {
+				if next, _, _, _, err = key(i + 1); err != nil {
+					return nil, err
+				}
 			}
+			// The child's keys come from the next depth's buffer: the
+			// returned key is a copy, so this page's keys stay valid.
+			last, err = w.tree(child, depth+1, k, next)
+			if err != nil {
+				return nil, err
+			}
+			running = last
 			continue
 		}
+		running, last = k, k
 		if !bucket {
 			continue
 		}
-		v := p[start+ksize : start+ksize+vsize]
 		if len(v) < boltBucketHeader {
-			return fmt.Errorf("page %d: bucket %q: value of %d bytes", id, key, len(v))
+			return nil, fmt.Errorf("page %d: bucket %q: value of %d bytes", id, k, len(v))
 		}
 		if root := le.Uint64(v); root != 0 {
-			if err := w.tree(root, depth+1); err != nil {
-				return fmt.Errorf("bucket %q: %w", key, err)
+			if _, err := w.tree(root, depth+1, nil, nil); err != nil {
+				return nil, fmt.Errorf("bucket %q: %w", k, err)
 			}
 			continue
 		}
 		inline := v[boltBucketHeader:]
 		if len(inline) < boltPageHeader || le.Uint16(inline[8:]) != boltLeafPage {
-			return fmt.Errorf("page %d: inline bucket %q: not a leaf page", id, key)
+			return nil, fmt.Errorf("page %d: inline bucket %q: not a leaf page", id, k)
 		}
 		if depth+1 > boltMaxDepth {
-			return fmt.Errorf("page %d: nested deeper than %d", id, boltMaxDepth)
+			return nil, fmt.Errorf("page %d: nested deeper than %d", id, boltMaxDepth)
 		}
-		if err := w.node(0, inline, depth+1); err != nil {
-			return fmt.Errorf("inline bucket %q: %w", key, err)
+		if _, err := w.node(0, inline, depth+1, nil, nil); err != nil {
+			return nil, fmt.Errorf("inline bucket %q: %w", k, err)
 		}
 	}
-	return nil
+	return bytes.Clone(last), nil
 }
