@@ -103,9 +103,10 @@ func decodeNode(v []byte, want bool) (nodeRecord, error) {
 		if !want {
 			var h nodeHead
 			_, err := kv.Decode(v, &h, recordVersionV1)
-			return nodeRecord{ID: h.ID, Scope: h.Scope, Kind: h.Kind, Name: h.Name, Aliases: h.Aliases, Tags: h.Tags, Created: h.Created}, err
+			return nodeRecord{ID: h.ID, Scope: h.Scope, Kind: h.Kind, Name: h.Name, Aliases: h.Aliases, Tags: h.Tags, Created: h.Created.Canonical()}, err
 		}
 		_, err := kv.Decode(v, &r, recordVersionV1)
+		r.Created = r.Created.Canonical()
 		return r, err
 	}
 	rd := kv.Reader{Rest: v[1:]}
@@ -126,6 +127,7 @@ func decodeFact(v []byte, want bool) (factRecord, error) {
 		if !want {
 			r.Sources = nil
 		}
+		r.From, r.To, r.Recorded, r.Closed = r.From.Canonical(), r.To.Canonical(), r.Recorded.Canonical(), r.Closed.Canonical()
 		return r, err
 	}
 	rd := kv.Reader{Rest: v[1:]}
@@ -147,6 +149,7 @@ func decodeEdge(v []byte, want bool) (edgeRecord, error) {
 		if !want {
 			r.Sources = nil
 		}
+		r.VFrom, r.VTo, r.Recorded, r.Closed = r.VFrom.Canonical(), r.VTo.Canonical(), r.Recorded.Canonical(), r.Closed.Canonical()
 		return r, err
 	}
 	rd := kv.Reader{Rest: v[1:]}

@@ -20,6 +20,17 @@ func ToStamp(t time.Time) Stamp {
 	return Stamp{N: t.UnixNano(), Off: int32(off), Set: true}
 }
 
+// Canonical returns s, or the zero Stamp when s is unset: a version 1
+// (msgpack) record may carry an instant or an offset in an unset stamp,
+// which no reader uses and a binary record does not keep, so a record
+// decoded from either version compares equal.
+func (s Stamp) Canonical() Stamp {
+	if !s.Set {
+		return Stamp{}
+	}
+	return s
+}
+
 // Time returns the stamp in its original offset (UTC when none).
 func (s Stamp) Time() time.Time {
 	if !s.Set {
