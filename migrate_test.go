@@ -545,6 +545,29 @@ func graphDetails(t *testing.T, mem *stratagate.Memory) []stratagate.NodeDetail 
 	return out
 }
 
+// checkFormatRaised checks that the closed file at path, of format from,
+// reads as want through view, read-only (which changes nothing) and after
+// a writable Open, which leaves it passing Verify at kv.FormatVersion.
+func checkFormatRaised[V any](t *testing.T, path string, from uint32, want V, view func(*testing.T, *stratagate.Memory) V) {
+	t.Helper()
+	ro, err := stratagate.Open(path, &stratagate.Options{ReadOnly: true})
+	require.NoError(t, err)
+	assert.Equal(t, want, view(t, ro))
+	require.NoError(t, ro.Close())
+	_, format := recordVersions(t, path)
+	require.Equal(t, from, format, "a read-only Open changes nothing")
+
+	mem, err := stratagate.Open(path, &stratagate.Options{NoSync: true})
+	require.NoError(t, err)
+	assert.Equal(t, want, view(t, mem))
+	rep, err := mem.Verify(ctx)
+	require.NoError(t, err)
+	assert.True(t, rep.OK, "%v", rep.Violations)
+	require.NoError(t, mem.Close())
+	_, format = recordVersions(t, path)
+	assert.Equal(t, kv.FormatVersion, format)
+}
+
 // TestMigrateFormat5: a format 5 file (graph records version 1) reads as
 // the same graph, read-only and after a writable Open raises it to format
 // 6 without rewriting a record; what projection writes next is version 2.
@@ -559,25 +582,10 @@ func TestMigrateFormat5(t *testing.T) {
 	path := toGraphV1(t, src)
 	old := graphVersions(t, path)
 	require.Equal(t, 0, old[2])
-	ro, err := stratagate.Open(path, &stratagate.Options{ReadOnly: true})
-	require.NoError(t, err)
-	assert.Equal(t, want, graphDetails(t, ro))
-	require.NoError(t, ro.Close())
-	_, format := recordVersions(t, path)
-	require.Equal(t, uint32(5), format, "a read-only Open changes nothing")
-
-	mem, err := stratagate.Open(path, &stratagate.Options{NoSync: true})
-	require.NoError(t, err)
-	assert.Equal(t, want, graphDetails(t, mem))
-	rep, err := mem.Verify(ctx)
-	require.NoError(t, err)
-	assert.True(t, rep.OK, "%v", rep.Violations)
-	require.NoError(t, mem.Close())
-	_, format = recordVersions(t, path)
-	assert.Equal(t, kv.FormatVersion, format)
+	checkFormatRaised(t, path, 5, want, graphDetails)
 	assert.Equal(t, old, graphVersions(t, path), "raising the format rewrites no record")
 
-	mem, err = stratagate.Open(path, &stratagate.Options{NoSync: true})
+	mem, err := stratagate.Open(path, &stratagate.Options{NoSync: true})
 	require.NoError(t, err)
 	for _, tr := range loadSample(t).Turns() { // projected again: the same names, so the same nodes
 		tr.Thread, tr.ReceiptID = tr.Thread+"-again", ""
@@ -628,25 +636,11 @@ func TestMigrateFormat6(t *testing.T) {
 	old, format := recordVersions(t, path)
 	require.Equal(t, map[byte]int{2: len(want)}, old)
 	require.Equal(t, uint32(6), format)
-	ro, err := stratagate.Open(path, &stratagate.Options{ReadOnly: true})
-	require.NoError(t, err)
-	assert.Equal(t, want, blockViews(t, ro))
-	require.NoError(t, ro.Close())
-	_, format = recordVersions(t, path)
-	require.Equal(t, uint32(6), format, "a read-only Open changes nothing")
-
-	mem, err := stratagate.Open(path, &stratagate.Options{NoSync: true})
-	require.NoError(t, err)
-	assert.Equal(t, want, blockViews(t, mem))
-	rep, err := mem.Verify(ctx)
-	require.NoError(t, err)
-	assert.True(t, rep.OK, "%v", rep.Violations)
-	require.NoError(t, mem.Close())
-	versions, format := recordVersions(t, path)
-	assert.Equal(t, kv.FormatVersion, format)
+	checkFormatRaised(t, path, 6, want, blockViews)
+	versions, _ := recordVersions(t, path)
 	assert.Equal(t, old, versions, "raising the format rewrites no record")
 
-	mem, err = stratagate.Open(path, &stratagate.Options{NoSync: true})
+	mem, err := stratagate.Open(path, &stratagate.Options{NoSync: true})
 	require.NoError(t, err)
 	for _, tr := range loadSample(t).Turns() {
 		tr.Thread, tr.ReceiptID = tr.Thread+"-again", ""
@@ -655,7 +649,7 @@ func TestMigrateFormat6(t *testing.T) {
 	}
 	waitIdle(t, mem)
 	again := blockViews(t, mem)
-	rep, err = mem.Verify(ctx)
+	rep, err := mem.Verify(ctx)
 	require.NoError(t, err)
 	assert.True(t, rep.OK, "%v", rep.Violations)
 	require.NoError(t, mem.Close())

@@ -82,7 +82,8 @@ func encodeBlock(b *Block) []byte {
 	return w.B
 }
 
-// writeTime appends t's instant as Unix seconds and nanoseconds.
+// writeTime appends t's instant as Unix seconds and nanoseconds (block
+// and thread records).
 func writeTime(w *kv.Writer, t time.Time) {
 	w.Varint(t.Unix())
 	w.Uvarint(uint64(t.Nanosecond()))

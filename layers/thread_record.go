@@ -3,7 +3,6 @@ package layers
 import (
 	"encoding/binary"
 	"fmt"
-	"time"
 
 	"github.com/stratagate/stratagate/kv"
 )
@@ -36,15 +35,11 @@ func encodeThread(th *Thread) []byte {
 		n += len(r.ID) + 2*binary.MaxVarintLen64 + 3*len(r.MessageIDs)
 	}
 	w := kv.Writer{B: make([]byte, 0, n)}
-	at := func(t time.Time) {
-		w.Varint(t.Unix())
-		w.Uvarint(uint64(t.Nanosecond()))
-	}
 	w.Byte(threadVersion)
 	w.Str(th.Name)
 	w.Str(th.Scope)
-	at(th.Created)
-	at(th.LastAt)
+	writeTime(&w, th.Created)
+	writeTime(&w, th.LastAt)
 	w.Uvarint(th.Turns)
 	w.Uvarint(th.Blocks)
 	w.Varint(int64(th.OpenTurns))
@@ -58,24 +53,11 @@ func encodeThread(th *Thread) []byte {
 	return w.B
 }
 
-// readThreadTime reads a thread record's time: seconds and nanoseconds,
-// in UTC.
-func readThreadTime(r *kv.Reader) time.Time {
-	sec, nsec := r.Varint(), r.Uvarint()
-	if r.Err == nil && nsec >= 1e9 {
-		r.Err = kv.ErrField
-	}
-	if r.Err != nil {
-		return time.Time{}
-	}
-	return time.Unix(sec, int64(nsec)).UTC()
-}
-
 // decodeThreadV2 decodes a version 2 thread record.
 func decodeThreadV2(v []byte) (Thread, error) {
 	r := kv.Reader{Rest: v[1:]}
 	th := Thread{Name: r.Str(), Scope: r.Str()}
-	th.Created, th.LastAt = readThreadTime(&r), readThreadTime(&r)
+	th.Created, th.LastAt = readTime(&r), readTime(&r)
 	th.Turns, th.Blocks = r.Uvarint(), r.Uvarint()
 	openTurns := r.Varint()
 	th.OpenTail = r.IDs()
