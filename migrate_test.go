@@ -411,26 +411,17 @@ func TestMigrateFormat4(t *testing.T) {
 	before := cards(path)
 	require.NotEmpty(t, before)
 
-	ro, err := stratagate.Open(path, &stratagate.Options{ReadOnly: true})
+	hits := func(t *testing.T, mem *stratagate.Memory) int {
+		got, err := mem.SearchEvents(ctx, stratagate.Query{Text: "Leo", Scopes: []string{"global", "project:atlas"}})
+		require.NoError(t, err)
+		return len(got)
+	}
+	cur, err := stratagate.Open(src, &stratagate.Options{ReadOnly: true})
 	require.NoError(t, err)
-	hits, err := ro.SearchEvents(ctx, stratagate.Query{Text: "Leo", Scopes: []string{"global", "project:atlas"}})
-	require.NoError(t, err)
-	require.NotEmpty(t, hits)
-	require.NoError(t, ro.Close())
-	_, format := recordVersions(t, path)
-	require.Equal(t, uint32(4), format, "a read-only Open changes nothing")
-
-	mem, err := stratagate.Open(path, &stratagate.Options{NoSync: true})
-	require.NoError(t, err)
-	again, err := mem.SearchEvents(ctx, stratagate.Query{Text: "Leo", Scopes: []string{"global", "project:atlas"}})
-	require.NoError(t, err)
-	assert.Equal(t, len(hits), len(again))
-	rep, err := mem.Verify(ctx)
-	require.NoError(t, err)
-	assert.True(t, rep.OK, "%v", rep.Violations)
-	require.NoError(t, mem.Close())
-	_, format = recordVersions(t, path)
-	assert.Equal(t, kv.FormatVersion, format)
+	want := hits(t, cur)
+	require.NoError(t, cur.Close())
+	require.NotZero(t, want)
+	checkFormatRaised(t, path, 4, want, hits)
 	assert.Equal(t, before, cards(path), "no card is rewritten")
 }
 
