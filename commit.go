@@ -93,11 +93,14 @@ func (m *Memory) commitLoop() {
 	idle := time.NewTimer(mergeIdle)
 	idle.Stop()
 	defer idle.Stop()
+	// A merge that failed (it logs and keeps the buffer) is retried
+	// mergeIdle later, not in a loop.
+	var failed time.Time
 	for {
 		var first *appendReq
 		var idleC <-chan time.Time
 		if m.rawBuf.cur.Load().Len() > 0 {
-			idle.Reset(max(0, mergeIdle-m.sinceStaged()))
+			idle.Reset(max(0, mergeIdle-m.sinceStaged(), mergeIdle-time.Since(failed)))
 			idleC = idle.C
 		}
 		select {
@@ -112,9 +115,10 @@ func (m *Memory) commitLoop() {
 		idle.Stop()
 		m.commitMu.Lock()
 		if first == nil {
-			if b := m.rawBuf.cur.Load(); b.Len() >= max(m.opts.IndexBuffer, 1) ||
-				(b.Len() > 0 && m.sinceStaged() >= mergeIdle) {
-				m.mergeLogged()
+			b := m.rawBuf.cur.Load()
+			due := b.Len() >= max(m.opts.IndexBuffer, 1) || (b.Len() > 0 && m.sinceStaged() >= mergeIdle)
+			if due && time.Since(failed) >= mergeIdle && !m.mergeLogged() {
+				failed = time.Now()
 			}
 			m.commitMu.Unlock()
 			continue
@@ -186,13 +190,16 @@ func (m *Memory) commitGroupTx(group []*appendReq) (full bool) {
 	return m.rawBuf.cur.Load().Len() >= max(m.opts.IndexBuffer, 1)
 }
 
-// mergeLogged merges the raw index's buffer; a failure is logged and the
-// buffer kept (the next merge, or the next Open, indexes it).
-func (m *Memory) mergeLogged() {
+// mergeLogged merges the raw index's buffer and reports whether it did; a
+// failure is logged and the buffer kept (the next merge, or the next Open,
+// indexes it).
+func (m *Memory) mergeLogged() bool {
 	// The next append waits for the merge: jobs yield to it as to one.
 	m.fg.begin()
 	defer m.fg.end()
 	if err := m.flushRaw(); err != nil {
 		m.opts.Logger.Error("raw index merge failed; documents stay buffered", "err", err)
+		return false
 	}
+	return true
 }
