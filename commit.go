@@ -138,8 +138,8 @@ func (m *Memory) commitLoop() {
 				break gather
 			}
 		}
-		if m.commitGroup(group) {
-			m.mergeLogged()
+		if m.commitGroup(group) && time.Since(failed) >= mergeIdle && !m.mergeLogged() {
+			failed = time.Now()
 		}
 		m.commitMu.Unlock()
 	}
