@@ -14,11 +14,20 @@ type textCache[V any] struct {
 	m  map[string]V
 }
 
-// maxCachedTexts bounds each textCache.
-const maxCachedTexts = 1 << 13
+// maxCachedTexts bounds each textCache's entries, and maxCachedTextBytes
+// the texts it keeps: a key holds its text in memory, and a message may
+// be a megabyte of tool output (8,192 of those would be 8 GB). Longer texts
+// are rare and computed every time.
+const (
+	maxCachedTexts     = 1 << 13
+	maxCachedTextBytes = 2048
+)
 
 // get returns f(s), from the cache when there.
 func (c *textCache[V]) get(s string, f func(string) V) V {
+	if len(s) > maxCachedTextBytes {
+		return f(s)
+	}
 	c.mu.Lock()
 	v, ok := c.m[s]
 	c.mu.Unlock()

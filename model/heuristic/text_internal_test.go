@@ -2,6 +2,7 @@ package heuristic
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -117,6 +118,13 @@ func TestLearnedNames(t *testing.T) {
 		{ID: 1, Role: "user", Speaker: "Kim", Content: "My sister Ana moved to Porto last week.", At: time.Date(2024, 5, 2, 9, 0, 0, 0, time.UTC)},
 		{ID: 2, Role: "assistant", Content: "Good luck to Ana in Porto!", At: time.Date(2024, 5, 2, 9, 1, 0, 0, time.UTC)},
 	}}
+	long := strings.Repeat("My sister Ana called. ", maxCachedTextBytes/20)
+	assert.Equal(t, learnText(long), learnedNames.get(long, learnText))
+	learnedNames.mu.Lock()
+	_, kept := learnedNames.m[long]
+	learnedNames.mu.Unlock()
+	assert.False(t, kept, "a text beyond maxCachedTextBytes is not kept")
+
 	learnedNames = textCache[learned]{} // cold
 	cold := extract(in)
 	warm := extract(in)
