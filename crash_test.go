@@ -2,7 +2,6 @@ package stratagate_test
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -184,7 +183,7 @@ func TestCrash(t *testing.T) {
 		cmd.Env = append(os.Environ(), crashEnvPath+"="+path)
 		out, err := cmd.StdoutPipe()
 		require.NoError(t, err)
-		var stderr lockedBuffer
+		var stderr stratagate.LockedBuffer
 		cmd.Stderr = &stderr
 		require.NoError(t, cmd.Start())
 		lines := make(chan string, 1024)
@@ -312,24 +311,6 @@ func runningJobKinds(t *testing.T, path string) []wal.Kind {
 		return err
 	}))
 	return kinds
-}
-
-// lockedBuffer is a bytes.Buffer safe to read while exec copies into it.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
 
 // verifyCrashStore reopens the file after a kill and checks: every

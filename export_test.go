@@ -1,8 +1,10 @@
 package stratagate
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -73,4 +75,24 @@ func UnmergedRawDocs(path string) (int, error) {
 		return nil
 	})
 	return unmerged, err
+}
+
+// LockedBuffer is a bytes.Buffer safe to read while another goroutine
+// writes to it (a child's stderr copied by exec, a logger of the
+// committer's goroutine).
+type LockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *LockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *LockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
