@@ -18,8 +18,9 @@ const maxGroup = 128
 // commit under contention, and no hand-off to another goroutine and back
 // for a lone writer (two wake-ups per Append, on the path of every fsync).
 // commitMu is held by whichever commits, so a direct commit never runs
-// beside a group, and queued requests are never overtaken by more than
-// the one direct commit in progress when they were queued.
+// beside a group; no direct commit starts while a request is queued or
+// the committer waits for commitMu, so a queued request waits for at most
+// the one direct commit under way.
 //
 // The committer also merges the raw index's buffer: when a commit left it
 // full, or mergeIdle after the last document was staged. A direct commit
@@ -66,13 +67,13 @@ func (m *Memory) commitFg(ctx context.Context, req *appendReq) bool {
 // commitDirect commits req on the caller's goroutine if nothing else is
 // committing or queued, and reports whether it did.
 func (m *Memory) commitDirect(req *appendReq) bool {
-	if len(m.commits) > 0 || !m.commitMu.TryLock() {
+	if len(m.commits) > 0 || m.committerWaits.Load() || !m.commitMu.TryLock() {
 		return false
 	}
 	// Deferred: on the caller's goroutine a panic may be recovered (an
 	// HTTP server does), and must not leave every later Append waiting.
 	defer m.commitMu.Unlock()
-	if len(m.commits) > 0 {
+	if len(m.commits) > 0 || m.committerWaits.Load() {
 		return false
 	}
 	wasEmpty := m.rawBuf.cur.Load().Len() == 0
@@ -113,7 +114,11 @@ func (m *Memory) commitLoop() {
 		case <-idleC:
 		}
 		idle.Stop()
+		// The request taken (or the merge) waits for at most the direct
+		// commit under way: no later one starts while this is set.
+		m.committerWaits.Store(true)
 		m.commitMu.Lock()
+		m.committerWaits.Store(false)
 		if first == nil {
 			b := m.rawBuf.cur.Load()
 			due := b.Len() >= max(m.opts.IndexBuffer, 1) || (b.Len() > 0 && m.sinceStaged() >= mergeIdle)

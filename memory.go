@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -39,6 +40,8 @@ type Memory struct {
 	kick     chan struct{} // wakes the committer after a direct commit
 	flushed  chan struct{} // closed when the commit loop exits
 	commitMu sync.Mutex    // held by whichever goroutine commits appends
+	// committerWaits is set while the committer waits for commitMu.
+	committerWaits atomic.Bool
 
 	mu struct {
 		sync.RWMutex // write-held only by Close; read-held by every call
