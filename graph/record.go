@@ -103,10 +103,9 @@ func decodeNode(v []byte, want bool) (nodeRecord, error) {
 		if !want {
 			var h nodeHead
 			_, err := kv.Decode(v, &h, recordVersionV1)
-			return nodeRecord{ID: h.ID, Scope: h.Scope, Kind: h.Kind, Name: h.Name, Aliases: h.Aliases, Tags: h.Tags, Created: h.Created.Canonical()}, err
+			return nodeRecord{ID: h.ID, Scope: h.Scope, Kind: h.Kind, Name: h.Name, Aliases: h.Aliases, Tags: h.Tags, Created: h.Created}, err
 		}
 		_, err := kv.Decode(v, &r, recordVersionV1)
-		r.Created = r.Created.Canonical()
 		return r, err
 	}
 	rd := kv.Reader{Rest: v[1:]}
@@ -127,7 +126,6 @@ func decodeFact(v []byte, want bool) (factRecord, error) {
 		if !want {
 			r.Sources = nil
 		}
-		r.From, r.To, r.Recorded, r.Closed = r.From.Canonical(), r.To.Canonical(), r.Recorded.Canonical(), r.Closed.Canonical()
 		return r, err
 	}
 	rd := kv.Reader{Rest: v[1:]}
@@ -149,7 +147,6 @@ func decodeEdge(v []byte, want bool) (edgeRecord, error) {
 		if !want {
 			r.Sources = nil
 		}
-		r.VFrom, r.VTo, r.Recorded, r.Closed = r.VFrom.Canonical(), r.VTo.Canonical(), r.Recorded.Canonical(), r.Closed.Canonical()
 		return r, err
 	}
 	rd := kv.Reader{Rest: v[1:]}

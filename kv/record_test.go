@@ -295,3 +295,18 @@ func TestDecodeMsgpackPanicIsCorrupt(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, v.T.Equal(time.Unix(5, 0)))
 }
+
+// An unset stamp of a msgpack record decodes as the zero Stamp whatever
+// instant or offset it carries; a set one decodes as stored.
+func TestStampDecodesCanonical(t *testing.T) {
+	type rec struct {
+		A kv.Stamp `msgpack:"a"`
+		B kv.Stamp `msgpack:"b"`
+	}
+	v, err := kv.Encode(1, &rec{A: kv.Stamp{N: 5, Off: 3600}, B: kv.Stamp{N: 7, Off: -60, Set: true}})
+	require.NoError(t, err)
+	var got rec
+	_, err = kv.Decode(v, &got, 1)
+	require.NoError(t, err)
+	assert.Equal(t, rec{B: kv.Stamp{N: 7, Off: -60, Set: true}}, got)
+}

@@ -1,6 +1,10 @@
 package kv
 
-import "time"
+import (
+	"time"
+
+	"github.com/vmihailenco/msgpack/v5"
+)
 
 // Stamp is a time as records store it: UTC nanoseconds plus the original
 // UTC offset in seconds. msgpack's own time encoding drops the offset, and
@@ -20,15 +24,20 @@ func ToStamp(t time.Time) Stamp {
 	return Stamp{N: t.UnixNano(), Off: int32(off), Set: true}
 }
 
-// Canonical returns s, or the zero Stamp when s is unset: a version 1
-// (msgpack) record may carry an instant or an offset in an unset stamp,
-// which no reader uses and a binary record does not keep, so a record
-// decoded from either version compares equal.
-func (s Stamp) Canonical() Stamp {
-	if !s.Set {
-		return Stamp{}
+// DecodeMsgpack decodes a stamp of a version 1 (msgpack) record. An unset
+// stamp decodes as the zero Stamp: such a record may carry an instant or
+// an offset in it, which no reader uses and a binary record does not keep,
+// so a record decoded from either version compares equal.
+func (s *Stamp) DecodeMsgpack(dec *msgpack.Decoder) error {
+	type plain Stamp // without this method
+	var p plain
+	if err := dec.Decode(&p); err != nil {
+		return err
 	}
-	return s
+	if *s = Stamp(p); !s.Set {
+		*s = Stamp{}
+	}
+	return nil
 }
 
 // Time returns the stamp in its original offset (UTC when none).
