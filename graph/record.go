@@ -103,9 +103,10 @@ func decodeNode(v []byte, want bool) (nodeRecord, error) {
 		if !want {
 			var h nodeHead
 			_, err := kv.Decode(v, &h, recordVersionV1)
-			return nodeRecord{ID: h.ID, Scope: h.Scope, Kind: h.Kind, Name: h.Name, Aliases: h.Aliases, Tags: h.Tags, Created: h.Created}, err
+			return nodeRecord{ID: h.ID, Scope: h.Scope, Kind: h.Kind, Name: h.Name, Aliases: orNil(h.Aliases), Tags: orNil(h.Tags), Created: h.Created}, err
 		}
 		_, err := kv.Decode(v, &r, recordVersionV1)
+		r.Aliases, r.Tags, r.Sources = orNil(r.Aliases), orNil(r.Tags), orNil(r.Sources)
 		return r, err
 	}
 	rd := kv.Reader{Rest: v[1:]}
@@ -117,13 +118,23 @@ func decodeNode(v []byte, want bool) (nodeRecord, error) {
 	return r, nil
 }
 
+// orNil returns nil for an empty s: msgpack decodes an empty array as an
+// empty slice, version 2 and the encoders as nil, and a record must read
+// the same after it is rewritten in version 2.
+func orNil[T any](s []T) []T {
+	if len(s) == 0 {
+		return nil
+	}
+	return s
+}
+
 // decodeFact decodes a fact record of either version; without want, its
 // sources are left nil.
 func decodeFact(v []byte, want bool) (factRecord, error) {
 	if !v2(v) {
 		var r factRecord
 		_, err := kv.Decode(v, &r, recordVersionV1)
-		if !want {
+		if r.Sources = orNil(r.Sources); !want {
 			r.Sources = nil
 		}
 		return r, err
@@ -144,7 +155,7 @@ func decodeEdge(v []byte, want bool) (edgeRecord, error) {
 	if !v2(v) {
 		var r edgeRecord
 		_, err := kv.Decode(v, &r, recordVersionV1)
-		if !want {
+		if r.Sources = orNil(r.Sources); !want {
 			r.Sources = nil
 		}
 		return r, err

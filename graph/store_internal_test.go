@@ -101,3 +101,31 @@ func TestGetNodeHead(t *testing.T) {
 		return nil
 	}))
 }
+
+// Version 1 records are msgpack, which decodes an empty list as an empty
+// slice; version 2 and every encoder write none. Both read as nil, so a
+// record reads the same before and after it is rewritten in version 2.
+func TestVersion1EmptyListsReadAsNil(t *testing.T) {
+	node, err := kv.Encode(recordVersionV1, &nodeRecord{ID: 1, Name: "Ann", Aliases: []string{}, Tags: []string{}, Sources: []uint64{}})
+	require.NoError(t, err)
+	fact, err := kv.Encode(recordVersionV1, &factRecord{ID: 2, Node: 1, Key: "k", Value: "v", Sources: []uint64{}})
+	require.NoError(t, err)
+	edge, err := kv.Encode(recordVersionV1, &edgeRecord{ID: 3, From: 1, To: 2, Relation: "r", Sources: []uint64{}})
+	require.NoError(t, err)
+	for _, want := range []bool{true, false} {
+		n, err := decodeNode(node, want)
+		require.NoError(t, err)
+		assert.Nil(t, n.Aliases)
+		assert.Nil(t, n.Tags)
+		assert.Nil(t, n.Sources)
+		again, err := decodeNode(n.encode(), want)
+		require.NoError(t, err)
+		assert.Equal(t, n, again)
+		f, err := decodeFact(fact, want)
+		require.NoError(t, err)
+		assert.Nil(t, f.Sources)
+		e, err := decodeEdge(edge, want)
+		require.NoError(t, err)
+		assert.Nil(t, e.Sources)
+	}
+}
