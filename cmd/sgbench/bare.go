@@ -2,11 +2,14 @@ package main
 
 import (
 	"encoding/binary"
+	"fmt"
 	"os"
 	"path/filepath"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/stratagate/stratagate"
 )
 
 // bareCommits is how many transactions the bare bbolt loop commits.
@@ -36,6 +39,89 @@ func bareCommitRate(dir string, n int) (float64, error) {
 			var k [8]byte
 			binary.BigEndian.PutUint64(k[:], uint64(i))
 			return b.Put(k[:], val)
+		}); err != nil {
+			return 0, err
+		}
+	}
+	return float64(n) / time.Since(start).Seconds(), db.Close()
+}
+
+// pageShape is what one Append of a turn writes, as bbolt sees it: two
+// message records appended to a bucket as large as the ingest's, and its
+// thread's record rewritten in a bucket of that many threads.
+type pageShape struct {
+	messages, msgBytes   int // records already in the messages bucket, and each one's size
+	threads, threadBytes int
+}
+
+// perKey is the mean value size of a bucket's records.
+func perKey(b stratagate.BucketSize) int {
+	if b.Keys == 0 {
+		return 0
+	}
+	return int(b.ValueBytes / int64(b.Keys))
+}
+
+// shapedCommitRate is bareCommitRate with the pages of shape: n fsynced
+// transactions, each appending two message records and rewriting one
+// thread record (round robin), into buckets filled as the ingest left
+// them. It tells the cost of an Append's pages (bbolt rewrites every
+// page from a changed leaf to the root) apart from StrataGate's own work.
+func shapedCommitRate(dir string, n int, shape pageShape) (float64, error) {
+	path := filepath.Join(dir, "shaped-bbolt.db")
+	db, err := bolt.Open(path, 0o600, &bolt.Options{NoFreelistSync: true})
+	if err != nil {
+		return 0, err
+	}
+	defer os.Remove(path)
+	defer db.Close()
+	msg, th := make([]byte, max(1, shape.msgBytes)), make([]byte, max(1, shape.threadBytes))
+	var key [8]byte
+	put := func(b *bolt.Bucket, id int) error {
+		binary.BigEndian.PutUint64(key[:], uint64(id))
+		return b.Put(key[:], msg)
+	}
+	threadKey := func(i int) []byte { return fmt.Appendf(nil, "thread-%06d", i) }
+	db.NoSync = true // the fill is not measured
+	err = db.Update(func(tx *bolt.Tx) error {
+		mb, err := tx.CreateBucket([]byte("messages"))
+		if err != nil {
+			return err
+		}
+		mb.FillPercent = 1 // as layers.AppendTurn writes it
+		for i := range shape.messages {
+			if err := put(mb, i); err != nil {
+				return err
+			}
+		}
+		tb, err := tx.CreateBucket([]byte("threads"))
+		if err != nil {
+			return err
+		}
+		for i := range max(1, shape.threads) {
+			if err := tb.Put(threadKey(i), th); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	db.NoSync = false
+	next := shape.messages
+	start := time.Now()
+	for i := range n {
+		if err := db.Update(func(tx *bolt.Tx) error {
+			mb := tx.Bucket([]byte("messages"))
+			mb.FillPercent = 1
+			for range 2 {
+				if err := put(mb, next); err != nil {
+					return err
+				}
+				next++
+			}
+			return tx.Bucket([]byte("threads")).Put(threadKey(i%max(1, shape.threads)), th)
 		}); err != nil {
 			return 0, err
 		}

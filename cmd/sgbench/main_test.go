@@ -212,6 +212,15 @@ func TestIngestBatchSyncJSON(t *testing.T) {
 	assert.Greater(t, num(t, rep, "seals"), 0.0)
 	assert.Greater(t, num(t, rep, "bbolt_commits_per_s"), 0.0)
 	assert.Greater(t, num(t, rep, "vs_bbolt"), 0.0)
+	assert.NotContains(t, rep, "vs_shaped", "a batch is not one turn's pages")
+}
+
+// One Append per turn with -sync also measures bbolt writing a turn's
+// pages alone, on buckets as large as the ingest left them.
+func TestIngestSyncShapedJSON(t *testing.T) {
+	rep := runJSON(t, "ingest", "-turns", "100", "-sync")
+	assert.Greater(t, num(t, rep, "shaped_commits_per_s"), 0.0)
+	assert.Greater(t, num(t, rep, "vs_shaped"), 0.0)
 }
 
 func TestSearchJSON(t *testing.T) {
