@@ -29,17 +29,23 @@ func bareCommitRate(dir string, n int) (float64, error) {
 	defer os.Remove(path)
 	defer db.Close()
 	val := make([]byte, 64)
+	return commitRate(db, n, func(tx *bolt.Tx, i int) error {
+		b, err := tx.CreateBucketIfNotExists([]byte("bare"))
+		if err != nil {
+			return err
+		}
+		var k [8]byte
+		binary.BigEndian.PutUint64(k[:], uint64(i))
+		return b.Put(k[:], val)
+	})
+}
+
+// commitRate times n transactions of db, the i-th running fn(tx, i), and
+// closes db.
+func commitRate(db *bolt.DB, n int, fn func(tx *bolt.Tx, i int) error) (float64, error) {
 	start := time.Now()
 	for i := range n {
-		if err := db.Update(func(tx *bolt.Tx) error {
-			b, err := tx.CreateBucketIfNotExists([]byte("bare"))
-			if err != nil {
-				return err
-			}
-			var k [8]byte
-			binary.BigEndian.PutUint64(k[:], uint64(i))
-			return b.Put(k[:], val)
-		}); err != nil {
+		if err := db.Update(func(tx *bolt.Tx) error { return fn(tx, i) }); err != nil {
 			return 0, err
 		}
 	}
@@ -65,8 +71,10 @@ func perKey(b stratagate.BucketSize) int {
 // shapedCommitRate is bareCommitRate with the pages of shape: n fsynced
 // transactions, each appending two message records and rewriting one
 // thread record (round robin), into buckets filled as the ingest left
-// them. It tells the cost of an Append's pages (bbolt rewrites every
-// page from a changed leaf to the root) apart from StrataGate's own work.
+// them, in a file opened as kv opens a store (NoFreelistSync; the bare
+// loop keeps bbolt's defaults, the target's floor). It tells the cost of
+// an Append's pages (bbolt rewrites every page from a changed leaf to the
+// root) apart from StrataGate's own work.
 func shapedCommitRate(dir string, n int, shape pageShape) (float64, error) {
 	path := filepath.Join(dir, "shaped-bbolt.db")
 	db, err := bolt.Open(path, 0o600, &bolt.Options{NoFreelistSync: true})
@@ -110,21 +118,15 @@ func shapedCommitRate(dir string, n int, shape pageShape) (float64, error) {
 	}
 	db.NoSync = false
 	next := shape.messages
-	start := time.Now()
-	for i := range n {
-		if err := db.Update(func(tx *bolt.Tx) error {
-			mb := tx.Bucket([]byte("messages"))
-			mb.FillPercent = 1
-			for range 2 {
-				if err := put(mb, next); err != nil {
-					return err
-				}
-				next++
+	return commitRate(db, n, func(tx *bolt.Tx, i int) error {
+		mb := tx.Bucket([]byte("messages"))
+		mb.FillPercent = 1
+		for range 2 {
+			if err := put(mb, next); err != nil {
+				return err
 			}
-			return tx.Bucket([]byte("threads")).Put(threadKey(i%max(1, shape.threads)), th)
-		}); err != nil {
-			return 0, err
+			next++
 		}
-	}
-	return float64(n) / time.Since(start).Seconds(), db.Close()
+		return tx.Bucket([]byte("threads")).Put(threadKey(i%max(1, shape.threads)), th)
+	})
 }

@@ -216,8 +216,8 @@ func ingest(ctx context.Context, o *common, c ingestConfig, mdl model.Model) (re
 	addSizes(&r, turns, st, size, compacted)
 	r.add("file_bytes", "file size (bytes)", size)
 	r.add("bytes_per_msg", "bytes per message", float64(size)/float64(max(1, st.Messages)))
-	appendRate := float64(turns) / appendTime.Seconds()
 	if fsync {
+		appendRate := float64(turns) / appendTime.Seconds()
 		// The floor: what bbolt itself commits durably, one small record
 		// per transaction, on the same disk in the same run.
 		rate, err := bareCommitRate(filepath.Dir(path), bareCommits)
@@ -226,19 +226,19 @@ func ingest(ctx context.Context, o *common, c ingestConfig, mdl model.Model) (re
 		}
 		r.add("bbolt_commits_per_s", fmt.Sprintf("bare bbolt fsync commits/s (%d one-record transactions)", bareCommits), rate)
 		r.add("vs_bbolt", "calls/s ÷ bare bbolt commits/s", appendRate/float64(c.batch)/rate)
-	}
-	if fsync && c.batch == 1 {
-		// Between the two: bbolt writing an Append's pages and nothing
-		// else, which parts the gap into page shape and StrataGate's work.
-		ms, ts := st.Sizes[string(kv.BucketMessages)], st.Sizes[string(kv.BucketThreads)]
-		shape := pageShape{messages: ms.Keys, msgBytes: perKey(ms), threads: ts.Keys, threadBytes: perKey(ts)}
-		shaped, err := shapedCommitRate(filepath.Dir(path), bareCommits, shape)
-		if err != nil {
-			return nil, err
+		if c.batch == 1 {
+			// Between the two: bbolt writing an Append's pages and nothing
+			// else, which parts the gap into page shape and StrataGate's work.
+			ms, ts := st.Sizes[string(kv.BucketMessages)], st.Sizes[string(kv.BucketThreads)]
+			shape := pageShape{messages: ms.Keys, msgBytes: perKey(ms), threads: ts.Keys, threadBytes: perKey(ts)}
+			shaped, err := shapedCommitRate(filepath.Dir(path), bareCommits, shape)
+			if err != nil {
+				return nil, err
+			}
+			r.add("shaped_commits_per_s", fmt.Sprintf("bbolt fsync commits/s with a turn's pages (2 × %d B into %d messages, %d B over %d threads)",
+				shape.msgBytes, shape.messages, shape.threadBytes, shape.threads), shaped)
+			r.add("vs_shaped", "Appends/s ÷ shaped bbolt commits/s", appendRate/shaped)
 		}
-		r.add("shaped_commits_per_s", fmt.Sprintf("bbolt fsync commits/s with a turn's pages (2 × %d B into %d messages, %d B over %d threads)",
-			shape.msgBytes, shape.messages, shape.threadBytes, shape.threads), shaped)
-		r.add("vs_shaped", "Appends/s ÷ shaped bbolt commits/s", appendRate/shaped)
 	}
 	r.add("model", "model use", usageReport(st.Model, st.Usage, turns, model.Usage{}, 0))
 	return r, nil
